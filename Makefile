@@ -1,0 +1,36 @@
+# The two commands a newcomer needs: `make demo` and `make test`. Each bootstraps a .venv first.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+export PYTHONUNBUFFERED := 1
+
+.PHONY: setup demo test test-gpu export lab docs
+
+setup:
+	@bash tools/bootstrap.sh
+
+# The main job on the embedded default (the GCIDE dictionary corpus).
+demo: setup
+	$(BIN)/dormouse demo
+
+# The module is what the notebooks export; the notebooks' tests; then pytest.
+test: setup
+	bash tools/check_export.sh
+	$(BIN)/python tools/readme.py --check
+	$(BIN)/nbdev-test --n-workers 2 --timing
+	WITH_CHROMIUM=1 bash tools/bootstrap.sh
+	$(BIN)/python -m pytest -q tests
+
+# GPU and slow cells too (run this on the GPU machine).
+test-gpu: setup
+	$(BIN)/nbdev-test --flags "gpu slow" --n-workers 1
+
+export: setup
+	$(BIN)/nbdev-export && $(BIN)/nbdev-clean && $(BIN)/python tools/readme.py
+
+# JupyterLab on nbs/, bound to localhost, token on (it prints the URL with the token).
+lab: setup
+	$(BIN)/jupyter lab --no-browser --ip=127.0.0.1 --port=$${LAB_PORT:-8888} --notebook-dir=nbs $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.token=$${JUPYTER_TOKEN:-$$(python3 -c 'import secrets;print(secrets.token_hex(16))')}
+
+docs: setup
+	$(BIN)/dormouse docs

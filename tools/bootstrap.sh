@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Brings a fresh machine to a working state: the Debian corpus package, a .venv with torch,
+# the pinned dependencies and the package itself (editable, with its dev extras).
+# Called by `make` before anything else; cheap when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+PY=${PYTHON:-python3}
+
+as_root() { [ "$(id -u)" = 0 ]; }
+apt_install() {  # apt_install PKG...: install Debian packages when root, else say what is missing
+  if as_root && command -v apt-get >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q "$@" >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null; }
+  else
+    echo "bootstrap: please install the Debian package(s) $* (needs root)" >&2
+  fi
+}
+
+# The default corpus: Debian's dict-gcide (/usr/share/dictd/gcide.dict.dz).
+[ -f /usr/share/dictd/gcide.dict.dz ] || { echo "bootstrap: installing dict-gcide (the default corpus)"; apt_install dict-gcide; }
+# The docs browser test needs Chromium; only `make test`/`make docs-check` ask for it.
+if [ "${WITH_CHROMIUM:-0}" = 1 ] && ! [ -x /usr/bin/chromium ]; then
+  echo "bootstrap: installing chromium + chromium-driver (docs browser test)"; apt_install chromium chromium-driver
+fi
+
+stamp="$VENV/.installed"
+if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" -nt requirements.lock ]; then exit 0; fi
+
+if ! [ -x "$VENV/bin/python" ]; then
+  # A CUDA torch already importable (a GPU box) is reused; otherwise the CPU build is pinned.
+  if "$PY" -c 'import torch,sys; sys.exit(0 if torch.version.cuda else 1)' 2>/dev/null; then
+    echo "bootstrap: reusing the CUDA torch of $PY"; "$PY" -m venv --system-site-packages "$VENV"
+  else
+    "$PY" -m venv "$VENV"
+  fi
+fi
+P="$VENV/bin/python"
+"$P" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+if ! "$P" -c 'import torch' 2>/dev/null; then
+  echo "bootstrap: installing torch==2.13.0 (CPU build)"; "$P" -m pip install -q torch==2.13.0
+fi
+echo "bootstrap: installing dormouse and its pinned dependencies into $VENV"
+"$P" -m pip install -q -c requirements.lock -e ".[dev]"
+touch "$stamp"
