@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONUNBUFFERED := 1
 
-.PHONY: setup demo test test-gpu export lab docs
+.PHONY: setup demo test test-gpu export lab docs docs-check
 
 setup:
 	@bash tools/bootstrap.sh
@@ -32,5 +32,10 @@ export: setup
 lab: setup
 	$(BIN)/jupyter lab --no-browser --ip=127.0.0.1 --port=$${LAB_PORT:-8888} --notebook-dir=nbs $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.token=$${JUPYTER_TOKEN:-$$(python3 -c 'import secrets;print(secrets.token_hex(16))')}
 
+# The docs site, offline, into _docs/ (see the README for the Quarto build).
 docs: setup
-	$(BIN)/dormouse docs
+	$(BIN)/nbdev-export && $(BIN)/dormouse docs
+
+# The docs site in headless Chromium: links, images, screenshots under runs/docs/screenshots.
+docs-check: setup
+	WITH_CHROMIUM=1 bash tools/bootstrap.sh && DOCS_SCREENSHOTS=runs/docs/screenshots $(BIN)/python -m pytest -q -s tests/test_docs_browser.py

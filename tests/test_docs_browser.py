@@ -1,0 +1,186 @@
+"""The offline docs site in a real browser.
+
+Builds the site (`dormouse.site.build_site`) into a temporary folder, serves it on localhost and
+walks it in headless Chromium from the home page: every page loads, every internal link answers
+200, every image has pixels, nothing is fetched from outside localhost, no console errors, and
+every page built is reachable from the home page. Screenshots of the home page and of one record
+go to $DOCS_SCREENSHOTS (e.g. runs/docs/screenshots) when set, else to a temporary folder; the
+test prints where.
+
+If runs/ has no report yet, a small executed report with a figure is written into the temporary
+tree, so the image check always has a real figure to load.
+"""
+from __future__ import annotations
+import functools, os, shutil, subprocess, sys, threading, time, urllib.error, urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urldefrag
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def _which(env, paths, names):
+    for p in [os.environ.get(env)] + list(paths) + [shutil.which(n) for n in names]:
+        if p and Path(p).is_file() and os.access(p, os.X_OK): return p
+    return None
+
+def find_chromium():
+    "(browser, driver) paths: $CHROMIUM_BIN/$CHROMEDRIVER, Debian's, or on PATH (GitHub's runners have Chrome)."
+    wd = os.environ.get("CHROMEWEBDRIVER")
+    return (_which("CHROMIUM_BIN", ["/usr/bin/chromium"], BROWSERS),
+            _which("CHROMEDRIVER", ["/usr/bin/chromedriver"] + ([f"{wd}/chromedriver"] if wd else []), ["chromedriver"]))
+
+def ensure_chromium():
+    "Find Chromium and its driver; install Debian's packages if we can (root + apt-get); else skip, saying why."
+    browser, driver = find_chromium()
+    if browser and driver: return browser, driver
+    why = "not root" if os.geteuid() != 0 else "no apt-get" if not shutil.which("apt-get") else ""
+    if not why:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        cmd = "apt-get install -y -q chromium chromium-driver || (apt-get update -q && apt-get install -y -q chromium chromium-driver)"
+        r = subprocess.run(["bash", "-c", cmd], env=env, capture_output=True, text=True, timeout=900)
+        browser, driver = find_chromium()
+        if browser and driver: return browser, driver
+        why = f"apt-get failed: {(r.stderr or r.stdout).strip().splitlines()[-1:] or r.returncode}"
+    pytest.skip(f"Chromium and chromedriver are not installed and could not be ({why}); "
+                "run `WITH_CHROMIUM=1 tools/bootstrap.sh` as root, or set CHROMIUM_BIN and CHROMEDRIVER")
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    def handle_error(self, request, client_address):  # a browser dropping a connection is not a failure
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)): super().handle_error(request, client_address)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from dormouse.site import build_site, write_demo_record
+    tmp = tmp_path_factory.mktemp("docs")
+    runs = ROOT / "runs"
+    if not any(runs.glob("*/report.ipynb")):
+        runs = tmp / "runs"
+        write_demo_record(runs / "demo/report.ipynb")
+    t = time.time()
+    out = build_site(tmp / "_docs", root=ROOT, runs=runs, quiet=True)
+    print(f"\ndocs: built {len(list(out.rglob('*.html')))} pages in {time.time() - t:.1f} s into {out} (records from {runs})")
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    httpd = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    th = threading.Thread(target=httpd.serve_forever, daemon=True); th.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown(); httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory):
+    browser, chromedriver = ensure_chromium()
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is missing: it is in the dev extras (pip install -e '.[dev]')")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = browser
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-dev-shm-usage",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1280,900",
+              f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(executable_path=chromedriver), options=opts)
+    d.set_page_load_timeout(30)
+    yield d
+    d.quit()
+
+
+PAGE_JS = """
+return {
+  title: document.title,
+  h1: (document.querySelector('h1') || {}).textContent || '',
+  nav: document.querySelectorAll('nav.dm-nav a').length,
+  links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+  imgs: Array.from(document.images).map(i => ({src: (i.currentSrc || i.src).slice(0, 60), ok: i.complete && i.naturalWidth > 0, w: i.naturalWidth})),
+  resources: performance.getEntriesByType('resource').map(r => r.name),
+};"""
+
+
+def _status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r: return r.status
+    except urllib.error.HTTPError as e: return e.code
+
+
+@pytest.fixture(scope="module")
+def crawl(site, server, driver):
+    "Every page reachable from the home page, as the browser saw it; and the links that did not resolve."
+    from selenium.webdriver.support.ui import WebDriverWait
+    start = server + "index.html"
+    todo, seen, pages, broken, errors = [(start, "(start)")], {start}, {}, [], []
+    t = time.time()
+    while todo:
+        url, ref = todo.pop(0)
+        st = _status(url)
+        if st != 200: broken.append(f"{url} -> HTTP {st} (linked from {ref})"); continue
+        if not url.endswith(".html"): continue
+        driver.get(url)
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        info = pages[url] = driver.execute_script(PAGE_JS)
+        errors += [f"{url}: {e['message']}" for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        for link in info["links"]:
+            u = urldefrag(link)[0]
+            if u.startswith(server) and u not in seen:
+                seen.add(u); todo.append((u, url))
+    print(f"docs: browsed {len(pages)} pages in {time.time() - t:.1f} s")
+    return {"pages": pages, "broken": broken, "errors": errors, "start": start}
+
+
+def test_index_loads(crawl):
+    home = crawl["pages"].get(crawl["start"])
+    assert home, "the home page did not load"
+    assert home["h1"].strip() and home["nav"] >= 2, home
+    assert any("/records/" in l for l in home["links"]), "the home page lists no record"
+
+
+def test_every_internal_link_resolves(crawl, site, server):
+    assert not crawl["broken"], "broken links:\n" + "\n".join(crawl["broken"])
+    built = {server + p.relative_to(site).as_posix() for p in site.rglob("*.html")}
+    unreachable = built - set(crawl["pages"])
+    assert not unreachable, f"pages not reachable from the home page: {sorted(unreachable)}"
+
+
+def test_every_image_loads(crawl):
+    bad = [f"{u}: {i}" for u, p in crawl["pages"].items() for i in p["imgs"] if not i["ok"]]
+    assert not bad, "images that did not load:\n" + "\n".join(bad)
+    record_imgs = [i for u, p in crawl["pages"].items() if "/records/" in u for i in p["imgs"]]
+    assert record_imgs, "no record page has a figure"
+
+
+def test_offline_and_no_console_errors(crawl, server):
+    outside = sorted({r for p in crawl["pages"].values() for r in p["resources"] if not r.startswith((server, "data:"))})
+    assert not outside, f"pages load resources from outside localhost: {outside}"
+    assert not crawl["errors"], "browser console errors:\n" + "\n".join(crawl["errors"])
+
+
+def test_screenshots(crawl, driver, server, tmp_path_factory, capsys):
+    out = Path(os.environ.get("DOCS_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    out.mkdir(parents=True, exist_ok=True)
+    record = sorted(u for u in crawl["pages"] if "/records/" in u)[0]
+    shots = []
+    for name, url in [("index", crawl["start"]), ("record", record)]:
+        driver.get(url)
+        h = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(1280, max(900, min(int(h), 6000)))
+        path = out / f"{name}.png"
+        assert driver.save_screenshot(str(path)) and path.stat().st_size > 10_000, path
+        shots.append(path)
+    driver.set_window_size(1280, 900)
+    with capsys.disabled():
+        print(f"\ndocs: screenshots {', '.join(map(str, shots))} ({record.removeprefix(server)})")
