@@ -3,6 +3,8 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONUNBUFFERED := 1
+# torch threads on a shared 2-core box: one per process is much faster than two fighting
+export OMP_NUM_THREADS ?= 1
 
 .PHONY: setup demo test test-gpu export lab docs docs-check
 

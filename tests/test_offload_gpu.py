@@ -119,7 +119,7 @@ def test_race_side_stream(stack):
 def model_run(cfg, loop, moe, path, device=DEV):
     torch.manual_seed(0)
     from dormouse.model import build_model
-    with torch.device(device): m = build_model(cfg)
+    m = build_model(cfg, device)
     with torch.no_grad():
         for p in m.parameters(): p.normal_(std=0.05)
     m.loop.attn_mode, m.loop.moe_mode = loop, moe
