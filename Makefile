@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 export PYTHONUNBUFFERED := 1
 # torch threads on a shared 2-core box: one per process is much faster than two fighting
 export OMP_NUM_THREADS ?= 1
+# numba's and torch's OpenMP pools spin against each other unless idle threads sleep
+export OMP_WAIT_POLICY ?= PASSIVE
 
 .PHONY: setup demo test test-gpu export lab docs docs-check
 

@@ -8,6 +8,7 @@ Modules:
 - `dormouse.model`: A byte-level language model: byte embedding (+ Engram rows) → dense prelude → one weight-shared loop block (attention + mixture of experts) applied `n_loops` times → dense coda → LM head.
 - `dormouse.offload`: Park a block's saved activations in host RAM during the forward and bring them back for the backward: bit-identical gradients, a counter that proves it ran, and two transfer paths.
 - `dormouse.optim`: Muon for 2-D hidden matrices, a batched Muon for 3-D expert banks, AdamW for the rest; the learning-rate schedule.
+- `dormouse.prefetch`: The next batch's Engram rows gathered, pinned and copied to the GPU while the current step computes; the host update off the critical path; exact despite rows shared by consecutive steps.
 - `dormouse.train`: The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
 
 __version__ = "0.1.0"

@@ -1,0 +1,84 @@
+"""The Engram prefetch pipeline is exact: pipelined training (`engram.prefetch=true`, host mode) gives
+bit-identical losses, gradient norms, host tables, momentum and model weights to synchronous
+training, through the real training loop with evaluations and checkpoints in the middle; and on
+the GPU (skipped without CUDA) the pipeline with its side stream equals the synchronous path.
+
+Runs on the CPU, or on `$DORMOUSE_TEST_DEVICE` (e.g. `cuda` on the GPU machine).
+"""
+import csv, hashlib, os, subprocess, sys
+from pathlib import Path
+
+import pytest
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")   # deterministic cuBLAS (before CUDA starts)
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+STEPS, CKPT_EVERY, EVAL_EVERY = 10, 4, 3
+DEVICE = os.environ.get("DORMOUSE_TEST_DEVICE", "cpu")
+SETS = ["engram.enabled=true", "engram.mode=host", "engram.rows=4096", "engram.ram_reserve_gb=0.5",
+        f"train.steps={STEPS}", f"train.ckpt_every={CKPT_EVERY}", f"train.eval_every={EVAL_EVERY}",
+        "train.eval_bytes=4096", "train.progress=false", f"train.device={DEVICE}"]
+
+
+def run(out, prefetch):
+    sets = [*SETS, f"engram.prefetch={str(prefetch).lower()}"]
+    cmd = [sys.executable, "-m", "dormouse.train", "train", "--preset", "tiny", "--out", str(out),
+           *[a for s in sets for a in ("--set", s)]]
+    # one OpenMP thread, and passive waiting: numba's and torch's OpenMP teams otherwise spin against each other
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive", PYTHONPATH=str(ROOT))
+    env.pop("DORMOUSE_TEST_PAUSE", None)
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return r
+
+
+def log(out):
+    with open(Path(out) / "log.csv", newline="") as f: return list(csv.DictReader(f))
+
+
+def digest(p): return hashlib.sha256(Path(p).read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("prefetch")
+    sync, pipe = d / "sync", d / "pipelined"
+    r1, r2 = run(sync, False), run(pipe, True)
+    return sync, pipe, r1, r2
+
+
+def test_pipelined_training_is_bit_exact(runs):
+    sync, pipe, r1, r2 = runs
+    a, b = log(sync), log(pipe)
+    assert [(r["step"], r["loss"], r["grad_norm"]) for r in a] == [(r["step"], r["loss"], r["grad_norm"]) for r in b]
+    assert "prefetch_wait_ms" in b[0] and "patch_rows" in b[0]
+    assert sum(int(r["patch_rows"]) for r in b) > 0, "no row was patched: the test would not catch a stale read"
+    evals = lambda r: [l for l in r.stdout.splitlines() if l.startswith("eval step")]
+    assert evals(r1) == evals(r2) and len(evals(r1)) == 1 + (STEPS - 1) // EVAL_EVERY + 1
+    kept = sorted(p.name for p in (sync / "ckpt").glob("step_*"))         # the checkpoints kept (older ones pruned)
+    assert kept == sorted(p.name for p in (pipe / "ckpt").glob("step_*")) and len(kept) >= 2
+    for name in kept:                  # one mid-run (saved while the pipeline was live), one final
+        ds, dp = sync / "ckpt" / name, pipe / "ckpt" / name
+        assert digest(ds / "engram.bin") == digest(dp / "engram.bin"), f"tables + momentum differ at {name}"
+    from dormouse.checkpoint import load_checkpoint, latest_checkpoint
+    ca, cb = (load_checkpoint(latest_checkpoint(p / "ckpt")) for p in (sync, pipe))
+    for k, v in ca["model"].items(): assert torch.equal(v, cb["model"][k]), k
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_gpu_pipeline_equals_synchronous():
+    "The side-stream pipeline on the GPU: same losses, tables, momentum as the synchronous path."
+    import numpy as np
+    from dormouse.config import make_config
+    from dormouse.prefetch import compare
+    cfg = make_config("tiny", sets=["engram.enabled=true", "engram.rows=8192", "engram.ram_reserve_gb=0.5",
+                                    "data.batch_size=8", "data.seq_len=256"])
+    rng = np.random.default_rng(0)
+    words = [bytes(rng.integers(97, 123, rng.integers(2, 8)).astype(np.uint8)) for _ in range(300)]
+    data = np.frombuffer(b" ".join(words[i] for i in rng.integers(0, 300, 40_000)), np.uint8)
+    torch.use_deterministic_algorithms(True, warn_only=True)     # scatter-adds etc. repeat bit for bit
+    try: r = compare(cfg, data, steps=12, device="cuda", control=True)
+    finally: torch.use_deterministic_algorithms(False)
+    assert r["control_equal"], "two synchronous GPU runs differ: this device does not repeat bit for bit, so no exact comparison is possible"
+    assert r["patched_rows"] > 0
+    assert r["losses_equal"] and r["tables_equal"] and r["momentum_equal"] and r["t_equal"], {k: v for k, v in r.items()}
