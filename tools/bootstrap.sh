@@ -24,8 +24,11 @@ if [ "${WITH_CHROMIUM:-0}" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   echo "bootstrap: installing chromium + chromium-driver (docs browser test)"; apt_install chromium chromium-driver
 fi
 
+# The stamp holds a hash of what was installed from: content, not mtimes (nbdev-export rewrites
+# pyproject.toml unchanged, which must not trigger a reinstall).
 stamp="$VENV/.installed"
-if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" -nt requirements.lock ]; then exit 0; fi
+want=$(cat pyproject.toml requirements.lock | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 
 if ! [ -x "$VENV/bin/python" ]; then
   # A CUDA torch already importable (a GPU box) is reused; otherwise the CPU build is pinned.
@@ -42,4 +45,4 @@ if ! "$P" -c 'import torch' 2>/dev/null; then
 fi
 echo "bootstrap: installing dormouse and its pinned dependencies into $VENV"
 "$P" -m pip install -q -c requirements.lock -e ".[dev]"
-touch "$stamp"
+echo "$want" > "$stamp"
