@@ -13,8 +13,8 @@ from .config import Config, ModelConfig, make_config
 from .offload import run_block
 
 # %% auto #0
-__all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'MoE', 'SwiGLU', 'DenseBlock',
-           'LoopBlock', 'ByteLM', 'build_model', 'compare_expert_paths', 'count_params', 'format_params']
+__all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
+           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'compare_expert_paths', 'count_params', 'format_params']
 
 # %% ../nbs/03_model.ipynb #82ed307e
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
@@ -73,8 +73,23 @@ def expert_mm(xs, w, offs, grouped: bool):
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
 
+class BankCast(torch.autograd.Function):
+    """One loop pass's view of the bf16 copy of an fp32 expert bank, made once per forward.
+    Backward adds the pass's bf16 gradient straight into the bank's fp32 `.grad` (no fp32 copy of it)."""
+    @staticmethod
+    def forward(ctx, bank, copy):
+        ctx.cast_of = bank             # offload reads this to rebuild the copy instead of saving it
+        return copy                    # an input returned as is: autograd makes it a view with this node
+    @staticmethod
+    def backward(ctx, g):
+        bank = ctx.cast_of
+        if bank.requires_grad:
+            if bank.grad is None: bank.grad = torch.empty_like(bank).copy_(g)
+            else: bank.grad.add_(g)    # fp32 += bf16, promoted inside the kernel
+        return None, None
+
 class MoE(nn.Module):
-    "Pre-norm top-k mixture of SwiGLU experts; `forward(x) -> (update, load, aux)`."
+    "Pre-norm top-k mixture of SwiGLU experts; `forward(x[, w13, w2]) -> (update, load, aux)`."
     def __init__(self, d_model: int, n_experts: int, top_k: int, d_expert: int, n_shared: int = 0,
                  balance: str = "bias", eps: float = 1e-6):
         super().__init__()
@@ -103,8 +118,16 @@ class MoE(nn.Module):
             aux = self.n_experts * (f * p).sum()
         return idx, gates, aux
 
-    def forward(self, x):
+    @torch.no_grad()
+    def bank_copies(self, x) -> tuple:
+        "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()`."
+        if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
+        return self.w13.to(torch.bfloat16), self.w2.to(torch.bfloat16)
+
+    def forward(self, x, w13=None, w2=None):
         b, t, d = x.shape
+        w13 = self.w13 if w13 is None else w13
+        w2 = self.w2 if w2 is None else w2
         h = self.norm(x).reshape(b * t, d)
         idx, gates, aux = self.route(h)
         flat = idx.flatten()
@@ -115,8 +138,8 @@ class MoE(nn.Module):
         # gather by a permutation, not by byte index: a permutation's backward has no repeated index, so no
         # atomic adds (deterministic on GPU); the k copies of a byte are summed by the expand's backward
         xs = h.unsqueeze(1).expand(-1, self.top_k, -1).reshape(-1, d)[order]
-        g, u = expert_mm(xs, self.w13, offs, grouped).chunk(2, dim=-1)
-        ys = expert_mm(F.silu(g) * u, self.w2, offs, grouped)
+        g, u = expert_mm(xs, w13, offs, grouped).chunk(2, dim=-1)
+        ys = expert_mm(F.silu(g) * u, w2, offs, grouped)
         ys = ys[torch.argsort(order)].view(b * t, self.top_k, d)          # back to (byte, slot) order
         out = (ys.float() * gates.unsqueeze(-1)).sum(1).view(b, t, d)      # combine in fp32
         if self.shared is not None: out = out + self.shared(h.view(b, t, d))
@@ -159,10 +182,12 @@ class LoopBlock(nn.Module):
         self.attn_mode = getattr(offload, "loop", "none")
         self.moe_mode = getattr(offload, "moe", "none")
     def attn_fn(self, x): return self.attn(x)
-    def moe_fn(self, x): return self.moe(x)
-    def forward(self, x):
+    def moe_fn(self, x, *banks): return self.moe(x, *banks)
+    def forward(self, x, banks=()):
+        "One pass; `banks` are the forward's bf16 copies of the expert banks (`MoE.bank_copies`), if any."
         x = x + run_block(self.attn_fn, x, mode=self.attn_mode)
-        y, load, aux = run_block(self.moe_fn, x, mode=self.moe_mode)
+        views = tuple(BankCast.apply(p, c) for p, c in zip((self.moe.w13, self.moe.w2), banks))
+        y, load, aux = run_block(self.moe_fn, x, *views, mode=self.moe_mode)
         if self.training: self.moe.load += load
         return x + y, aux
 
@@ -197,9 +222,9 @@ class ByteLM(nn.Module):
         x = self.embed(idx)
         if self.engram is not None: x = x + self.engram(idx).to(x.dtype)
         for blk in self.prelude: x = blk(x)
-        aux = 0.0
+        aux, banks = 0.0, self.loop.moe.bank_copies(x)   # cast once, shared by the n_loops passes
         for _ in range(self.n_loops):
-            x, a = self.loop(x)
+            x, a = self.loop(x, banks)
             aux = aux + a
         for blk in self.coda: x = blk(x)
         self.aux_loss = aux

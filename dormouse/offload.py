@@ -28,10 +28,12 @@ class OffloadError(RuntimeError):
 # %% ../nbs/06_offload.ipynb #feeb9a30
 def cast_source(t: torch.Tensor):
     "The parameter `t` is a dtype cast of (or a view of such a cast), else None."
-    base = t._base if t._base is not None else t
-    gf = base.grad_fn
-    if gf is None or type(gf).__name__ != "ToCopyBackward0" or not gf.next_functions: return None
-    p = getattr(gf.next_functions[0][0], "variable", None)   # AccumulateGrad holds the leaf
+    p, base = getattr(t.grad_fn, "cast_of", None), t        # a loop pass's view of the shared bank copy
+    if p is None:
+        base = t._base if t._base is not None else t
+        gf = base.grad_fn
+        if gf is None or type(gf).__name__ != "ToCopyBackward0" or not gf.next_functions: return None
+        p = getattr(gf.next_functions[0][0], "variable", None)   # AccumulateGrad holds the leaf
     if p is None or p.dtype == base.dtype or p.device != base.device: return None
     if p.shape != base.shape or p.stride() != base.stride() or base.storage_offset() != 0: return None
     return p

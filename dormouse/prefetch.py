@@ -15,7 +15,7 @@ import torch
 from .engram import ngram_keys
 
 # %% auto #0
-__all__ = ['Slot', 'Item', 'Pipeline', 'run_steps', 'tiny_setup', 'compare', 'bench', 'main']
+__all__ = ['ARMS', 'Slot', 'Item', 'Pipeline', 'run_steps', 'tiny_setup', 'compare', 'bench', 'main']
 
 # %% ../nbs/07_prefetch.ipynb #8c02fe9b
 class Slot:
@@ -291,10 +291,13 @@ def _summary(timer, warmup) -> dict:
                 wait_ms=mean("prefetch_wait_ms"), stream_wait_ms=mean("stream_wait_ms"),
                 stream_wait_share=sum(r.get("stream_wait_ms", 0) for r in t) / sum(ms), patch_rows=mean("patch_rows"))
 
+ARMS = ("off", "device", "host-sync", "host-pipelined")
+
 def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 25), steps: int = 10, warmup: int = 3,
-          batch: int = 8, seq: int = 512, device=None, budget_s: float = 450.0, sizes_1b=None) -> list[dict]:
-    "Time Engram off / device / host sync / host pipelined per preset and table size; CSV + JSON in `out`."
-    import dataclasses, platform
+          batch: int = 8, seq: int = 512, device=None, budget_s: float = 450.0, sizes_1b=None, rounds: int = 5) -> list[dict]:
+    """Time Engram off / device / host sync / host pipelined per preset and table size, the four arms
+    interleaved in `rounds` rounds of `steps` steps each; CSV + JSON in `out`."""
+    import dataclasses, platform, statistics
     import pandas as pd
     from dormouse.config import make_config
     from dormouse.data import load_corpus, batch_at
@@ -309,7 +312,7 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
         pd.DataFrame(res).to_csv(out / "bench.csv", index=False)
         (out / "bench.json").write_text(json.dumps(dict(
             command=" ".join(sys.argv), device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else platform.processor() or "cpu",
-            torch=torch.__version__, batch=batch, seq=seq, steps=steps, warmup=warmup, skipped=skipped,
+            torch=torch.__version__, batch=batch, seq=seq, steps=steps, warmup=warmup, rounds=rounds, skipped=skipped,
             wall_s=time.perf_counter() - t_start, runs=res), indent=1))
     for preset in presets:
         cfg = make_config(preset, sets=[f"data.batch_size={batch}", f"data.seq_len={seq}", "engram.enabled=false"])
@@ -317,41 +320,47 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
         fn = lambda s: batch_at(corpus.train, s, batch, seq, 0)
         torch.manual_seed(0)
         model = build_model(cfg, dev); model.train()
-        def arm(name, eng, rows, pipelined=False):
-            if time.perf_counter() - t_start > budget_s:
-                skipped.append(f"{preset} {name} {rows}"); print(f"skipped {preset} {name} rows={rows}: over budget", flush=True); return
-            model.engram = eng
-            opt = Optimizers(model, cfg.optim)
-            if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
-            timer, t0 = [], time.perf_counter()
-            run_steps(model, opt, fn, warmup + steps, dev, pipelined, timer=timer)
-            r = dict(preset=preset, arm=name, rows=rows, table_gb=(eng.store.nbytes / 1e9 if eng is not None else 0.0),
-                     **_summary(timer, warmup), peak_gib=torch.cuda.max_memory_allocated(dev) / 2**30 if dev.type == "cuda" else None,
-                     arm_s=time.perf_counter() - t0)
-            res.append(r); print(json.dumps(r), flush=True); save()
-            model.engram = None; del opt
-        arm("off", None, 0)
         for rows in (sizes_1b if sizes_1b is not None and preset == "dormouse-1b" else sizes):
+            if time.perf_counter() - t_start > budget_s:
+                skipped.append(f"{preset} {rows}"); print(f"skipped {preset} rows={rows}: over budget", flush=True); continue
             ecfg = dataclasses.replace(cfg.engram, enabled=True, rows=int(rows), ram_reserve_gb=4.0)
             t0 = time.perf_counter()
-            eng = Engram(dataclasses.replace(ecfg, mode="device"), cfg.model.d_model).to(dev)
-            print(f"{preset}: device table {rows:,} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
-            arm("device", eng, rows); del eng; gc.collect()
+            engs = dict(off=None, device=Engram(dataclasses.replace(ecfg, mode="device"), cfg.model.d_model).to(dev))
+            engs["host-sync"] = engs["host-pipelined"] = Engram(dataclasses.replace(ecfg, mode="host"), cfg.model.d_model).to(dev)
+            print(f"{preset}: device and host tables of {rows:,} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
+            opts, timers, peak, step = {}, {a: [] for a in ARMS}, dict.fromkeys(ARMS, 0.0), 0
+            for a in ARMS: model.engram = engs[a]; opts[a] = Optimizers(model, cfg.optim)
+            def block(a, n, timer=None):
+                nonlocal step
+                model.engram = engs[a]
+                if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
+                run_steps(model, opts[a], fn, n, dev, a == "host-pipelined", start=step, timer=timer)
+                if dev.type == "cuda": peak[a] = max(peak[a], torch.cuda.max_memory_allocated(dev) / 2**30)
+                step += n; model.engram = None
+            for a in ARMS: block(a, warmup)
+            for r in range(rounds):                  # rotate the order: no arm always runs first or last
+                for a in ARMS[r % 4:] + ARMS[:r % 4]:
+                    t = []; block(a, steps + 1, t)    # the first step of a block refills the pipeline: not timed
+                    timers[a] += [dict(x, round=r) for x in t[1:]]
+            for a in ARMS:
+                t = timers[a]
+                per_round = [statistics.median(x["ms"] for x in t if x["round"] == r) for r in range(rounds)]
+                res.append(dict(preset=preset, arm=a, rows=rows, table_gb=(engs[a].store.nbytes / 1e9 if engs[a] is not None else 0.0),
+                                **_summary(t, 0), round_ms=per_round, peak_gib=peak[a] if dev.type == "cuda" else None))
+            dv = res[-3]["round_ms"]
+            for r in res[-2:]:                        # host ÷ device, round by round: drift between rounds cancels
+                q = [h / d for h, d in zip(r["round_ms"], dv)]
+                r.update(vs_device=statistics.median(q), vs_device_min=min(q), vs_device_max=max(q))
+            for r in res[-4:]: print(json.dumps(r), flush=True)
+            save()
+            del engs, opts; gc.collect()
             if dev.type == "cuda": torch.cuda.empty_cache()
-            t0 = time.perf_counter()
-            eng = Engram(dataclasses.replace(ecfg, mode="host"), cfg.model.d_model).to(dev)
-            print(f"{preset}: host table {rows:,} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
-            arm("host-sync", eng, rows); arm("host-pipelined", eng, rows, pipelined=True)
-            del eng; gc.collect()
         del model; gc.collect()
         if dev.type == "cuda": torch.cuda.empty_cache()
-    # ratios: host arms against device mode at the same size, every arm against its smallest size
-    for r in res:
-        dv = next((x["ms"] for x in res if x["preset"] == r["preset"] and x["arm"] == "device" and x["rows"] == r["rows"]), None)
-        small = min((x["rows"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"]), default=None)
-        s4 = next((x["ms"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"] and x["rows"] == small), None)
-        r["vs_device"] = r["ms"] / dv if dv and r["arm"].startswith("host") else None
-        r["vs_4m"] = r["ms"] / s4 if s4 and r["arm"] != "off" else None
+    for r in res:   # every arm against its smallest size
+        small = min(x["rows"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"])
+        s4 = next(x["ms"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"] and x["rows"] == small)
+        r["vs_4m"] = r["ms"] / s4 if r["arm"] != "off" else None
     save()
     return res
 
@@ -364,9 +373,10 @@ def main(argv=None):
     b.add_argument("--sizes", nargs="+", type=int, default=[1 << 22, 1 << 24, 1 << 25], help="rows per order")
     b.add_argument("--sizes-1b", nargs="+", type=int, default=None, help="rows per order for dormouse-1b (default: --sizes)")
     b.add_argument("--steps", type=int, default=10); b.add_argument("--warmup", type=int, default=3)
+    b.add_argument("--rounds", type=int, default=5, help="interleaved rounds of --steps steps per arm")
     b.add_argument("--batch", type=int, default=8); b.add_argument("--seq", type=int, default=512)
     b.add_argument("--device", default=None); b.add_argument("--budget-s", type=float, default=450.0)
     a = ap.parse_args(argv)
-    bench(a.out, a.presets, a.sizes, a.steps, a.warmup, a.batch, a.seq, a.device, a.budget_s, a.sizes_1b)
+    bench(a.out, a.presets, a.sizes, a.steps, a.warmup, a.batch, a.seq, a.device, a.budget_s, a.sizes_1b, a.rounds)
 
 if __name__ == "__main__" and "__file__" in globals(): main()
