@@ -16,7 +16,8 @@ from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT
 
 # %% auto #0
 __all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit', 'bench_table',
-           'lever_name', 'run_host', 'summarise', 'bench_train', 'modes_check', 'env_info', 'main']
+           'lever_name', 'run_host', 'summarise', 'flatness', 'flat_summary', 'bench_train', 'modes_check', 'env_info',
+           'main']
 
 # %% ../nbs/05b_bench_engram.ipynb #8274bdd7
 @nb.njit(parallel=True, cache=True)
@@ -174,6 +175,51 @@ def summarise(copy: dict, u_sweep: pd.DataFrame, size_sweep: pd.DataFrame, fixed
     s["goal_flat_1.1x"] = bool(s.get("flatness_row", float("inf")) <= 1.1)
     return s
 
+# %% ../nbs/05b_bench_engram.ipynb #ce55d459
+@nb.njit(parallel=True, cache=True)
+def _scrub(buf):
+    "Read and write every element of `buf` on all threads: evicts the table from the caches."
+    for i in nb.prange(buf.shape[0]): buf[i] += 1.0
+
+def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_000, prefetches=(PREFETCH, 16, 32),
+             rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, log=print) -> pd.DataFrame:
+    "ms of the ordinary fused update per size x prefetch x cache state (warm / cold), sizes interleaved in rounds."
+    t0 = time.perf_counter()
+    tabs = {R: HostTable(3, R, 32) for R in sizes}
+    log(f"tables {', '.join(f'2^{R.bit_length() - 1}' for R in sizes)} allocated in {time.perf_counter() - t0:.1f}s")
+    rng, junk, out = np.random.default_rng(seed), np.zeros(scrub_mb << 18, np.float32), []
+    g = (rng.standard_normal((U, 32)) * 1e-4).astype(np.float32)
+    _scrub(junk)
+    for r in range(rounds):
+        k = r % len(sizes)
+        for R in sizes[k:] + sizes[:k]:
+            tab = tabs[R]
+            for pf in prefetches:
+                tab.prefetch = pf
+                for cache in ("warm", "cold"):
+                    ids = [rand_ids(3 * R, U, rng) for _ in range(reps + 1)]
+                    tab.momentum_update(ids[0], g, False, 0.05, 0.9)        # the first call of a run: untimed
+                    for i in ids[1:]:
+                        if cache == "cold": _scrub(junk)
+                        t1 = time.perf_counter(); tab.momentum_update(i, g, False, 0.05, 0.9)
+                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, ms=(time.perf_counter() - t1) * 1e3))
+        log(f"round {r + 1}/{rounds} done ({time.perf_counter() - t0:.0f}s)")
+    del tabs; gc.collect()
+    return pd.DataFrame(out)
+
+def flat_summary(df: pd.DataFrame) -> pd.DataFrame:
+    "Per prefetch x cache: median ms per size, flatness over all calls and the median per-round ratio."
+    lo, hi, rows = df.rows.min(), df.rows.max(), []
+    for (pf, cache), q in df.groupby(["prefetch", "cache"]):
+        med = q.groupby("rows").ms.median()
+        per_round = q.groupby(["round", "rows"]).ms.median().unstack()
+        ratio = per_round[hi] / per_round[lo]
+        rows.append(dict(prefetch=pf, cache=cache, **{f"ms_2^{R.bit_length() - 1}": v for R, v in med.items()},
+                         flatness=med[hi] / med[lo], flatness_rounds=float(ratio.median()),
+                         flatness_rounds_min=float(ratio.min()), flatness_rounds_max=float(ratio.max()),
+                         gbs_touched_largest=df.U.iloc[0] * BYTES_PER_ROW(32) / (med[hi] / 1e3) / 1e9))
+    return pd.DataFrame(rows)
+
 # %% ../nbs/05b_bench_engram.ipynb #5616271f
 def bench_train(preset="small", arms=("off", "device:4M", "host:4M", "host:16M"), steps: int = 30, out="bench_train",
                 sets=(), log=print) -> pd.DataFrame:
@@ -236,6 +282,8 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--copy-gb", type=float, default=1.0)
     p.add_argument("--no-host", action="store_true", help="skip the host update sweeps")
+    p.add_argument("--flatness", action="store_true", help="also time table sizes interleaved in rounds, warm and cold (flatness)")
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--train", action="store_true", help="also time training steps (bench_train)")
     p.add_argument("--modes-check", action="store_true", help="also check host mode == device mode on the GPU (modes_check)")
     p.add_argument("--preset", default="small")
@@ -256,6 +304,10 @@ def main(argv=None):
         res["size_sweep"].to_csv(out / "size_sweep.csv", index=False)
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], a.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
+    if a.flatness:
+        fl = flatness(rounds=a.rounds)
+        fl.to_csv(out / "flatness.csv", index=False)
+        fs = flat_summary(fl); fs.to_csv(out / "flatness_summary.csv", index=False); print(fs.to_string())
     if a.modes_check:
         mc = modes_check("cuda" if torch.cuda.is_available() else "cpu")
         (out / "modes_check.json").write_text(json.dumps(mc, indent=1)); print({k: v for k, v in mc.items() if "losses" not in k})
