@@ -284,6 +284,8 @@ def main(argv=None):
     p.add_argument("--no-host", action="store_true", help="skip the host update sweeps")
     p.add_argument("--flatness", action="store_true", help="also time table sizes interleaved in rounds, warm and cold (flatness)")
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--flat-reps", type=int, default=5, help="timed calls per size, prefetch and cache state in a round")
+    p.add_argument("--prefetches", default=f"{PREFETCH},16,32", help="prefetch distances for --flatness")
     p.add_argument("--train", action="store_true", help="also time training steps (bench_train)")
     p.add_argument("--modes-check", action="store_true", help="also check host mode == device mode on the GPU (modes_check)")
     p.add_argument("--preset", default="small")
@@ -305,7 +307,7 @@ def main(argv=None):
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], a.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
     if a.flatness:
-        fl = flatness(rounds=a.rounds)
+        fl = flatness(rounds=a.rounds, reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
         fl.to_csv(out / "flatness.csv", index=False)
         fs = flat_summary(fl); fs.to_csv(out / "flatness_summary.csv", index=False); print(fs.to_string())
     if a.modes_check:

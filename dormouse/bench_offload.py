@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/bench_offload.html.md"""
 
 # %% ../nbs/06b_bench_offload.ipynb #95eda768
 from __future__ import annotations
-import argparse, gc, json, statistics, sys, time
+import argparse, gc, json, os, statistics, sys, time
 from pathlib import Path
 import torch
 from .config import make_config
@@ -171,11 +171,15 @@ def main(argv=None):
     p.add_argument("--only", default="", help="comma-separated methods to run (default: all)")
     p.add_argument("--offload-host", action="store_true", help="tests on CPU: treat host tensors as offloadable")
     p.add_argument("--set", action="append", default=[], help="config override key=value (repeatable)")
+    p.add_argument("--alloc-conf", default="expandable_segments:True",
+                   help="PYTORCH_CUDA_ALLOC_CONF unless already set ('' for the allocator's default)")
     a = p.parse_args(argv)
+    if a.alloc_conf and "PYTORCH_CUDA_ALLOC_CONF" not in os.environ:   # read when CUDA starts, below
+        os.environ["PYTORCH_CUDA_ALLOC_CONF"] = a.alloc_conf
     t0 = time.perf_counter(); deadline = t0 + a.budget_s
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     bench = Bench(a.preset, a.batch, a.seq, a.device, a.set, a.offload_host)
-    summary = dict(env_info(bench.device), preset=a.preset, batch=a.batch, seq=a.seq, warmup=a.warmup, steps=a.steps,
+    summary = dict(env_info(bench.device), alloc_conf=os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""), preset=a.preset, batch=a.batch, seq=a.seq, warmup=a.warmup, steps=a.steps,
                    cap_gib=a.cap_gib, min_bytes=bench.cfg.offload.min_bytes, build_s=time.perf_counter() - t0)
     print(f"built {a.preset} in {summary['build_s']:.1f}s on {bench.device}", flush=True)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
