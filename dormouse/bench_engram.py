@@ -16,8 +16,8 @@ from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT
 
 # %% auto #0
 __all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit', 'bench_table',
-           'lever_name', 'run_host', 'summarise', 'flatness', 'flat_summary', 'bench_train', 'modes_check', 'env_info',
-           'main']
+           'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness', 'flat_summary', 'bench_train',
+           'modes_check', 'env_info', 'main']
 
 # %% ../nbs/05b_bench_engram.ipynb #8274bdd7
 @nb.njit(parallel=True, cache=True)
@@ -181,12 +181,33 @@ def _scrub(buf):
     "Read and write every element of `buf` on all threads: evicts the table from the caches."
     for i in nb.prange(buf.shape[0]): buf[i] += 1.0
 
+def mapping_info(a: np.ndarray) -> dict:
+    "Where the pages of array `a` are: GB backed by transparent huge pages, and GB per NUMA node (Linux; {} elsewhere)."
+    addr, out, start = a.ctypes.data, {}, None
+    try:
+        for line in Path("/proc/self/smaps").read_text().splitlines():
+            f = line.split()
+            if "-" in f[0] and len(f) >= 5:                     # a mapping's header line: start-end perms ...
+                lo, hi = (int(x, 16) for x in f[0].split("-"))
+                if start is not None: break
+                if lo <= addr < hi: start = lo
+            elif start is not None and f[0] == "AnonHugePages:": out["huge_gb"] = int(f[1]) * 1024 / 1e9
+        for line in Path("/proc/self/numa_maps").read_text().splitlines():
+            f = line.split()
+            if start is not None and int(f[0], 16) == start:
+                out["numa_gb"] = {x.split("=")[0]: int(x.split("=")[1]) * 4096 / 1e9   # counts in base pages
+                                  for x in f if x[:1] == "N" and "=" in x}
+    except (OSError, ValueError, IndexError): pass
+    return out
+
 def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_000, prefetches=(PREFETCH, 16, 32),
              rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, log=print) -> pd.DataFrame:
     "ms of the ordinary fused update per size x prefetch x cache state (warm / cold), sizes interleaved in rounds."
     t0 = time.perf_counter()
     tabs = {R: HostTable(3, R, 32) for R in sizes}
     log(f"tables {', '.join(f'2^{R.bit_length() - 1}' for R in sizes)} allocated in {time.perf_counter() - t0:.1f}s")
+    pages = {R: mapping_info(t.W) for R, t in tabs.items()}
+    for R, m in pages.items(): log(f"2^{R.bit_length() - 1}: {m}")
     rng, junk, out = np.random.default_rng(seed), np.zeros(scrub_mb << 18, np.float32), []
     g = (rng.standard_normal((U, 32)) * 1e-4).astype(np.float32)
     _scrub(junk)
@@ -202,7 +223,8 @@ def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_
                     for i in ids[1:]:
                         if cache == "cold": _scrub(junk)
                         t1 = time.perf_counter(); tab.momentum_update(i, g, False, 0.05, 0.9)
-                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, ms=(time.perf_counter() - t1) * 1e3))
+                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, ms=(time.perf_counter() - t1) * 1e3,
+                                        huge_gb=pages[R].get("huge_gb"), numa_gb=json.dumps(pages[R].get("numa_gb"))))
         log(f"round {r + 1}/{rounds} done ({time.perf_counter() - t0:.0f}s)")
     del tabs; gc.collect()
     return pd.DataFrame(out)
@@ -286,6 +308,7 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--flat-reps", type=int, default=5, help="timed calls per size, prefetch and cache state in a round")
     p.add_argument("--prefetches", default=f"{PREFETCH},16,32", help="prefetch distances for --flatness")
+    p.add_argument("--flat-sizes", default="16,18,20,22,24,25", help="log2 rows per order for --flatness")
     p.add_argument("--train", action="store_true", help="also time training steps (bench_train)")
     p.add_argument("--modes-check", action="store_true", help="also check host mode == device mode on the GPU (modes_check)")
     p.add_argument("--preset", default="small")
@@ -307,7 +330,7 @@ def main(argv=None):
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], a.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
     if a.flatness:
-        fl = flatness(rounds=a.rounds, reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
+        fl = flatness(sizes=tuple(1 << int(k) for k in a.flat_sizes.split(",")), rounds=a.rounds, reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
         fl.to_csv(out / "flatness.csv", index=False)
         fs = flat_summary(fl); fs.to_csv(out / "flatness_summary.csv", index=False); print(fs.to_string())
     if a.modes_check:
