@@ -191,7 +191,8 @@ def mapping_info(a: np.ndarray) -> dict:
                 lo, hi = (int(x, 16) for x in f[0].split("-"))
                 if start is not None: break
                 if lo <= addr < hi: start = lo
-            elif start is not None and f[0] == "AnonHugePages:": out["huge_gb"] = int(f[1]) * 1024 / 1e9
+            elif start is not None and f[0] in ("AnonHugePages:", "Private_Hugetlb:") and int(f[1]):
+                out["huge_gb"] = int(f[1]) * 1024 / 1e9
         for line in Path("/proc/self/numa_maps").read_text().splitlines():
             f = line.split()
             if start is not None and int(f[0], 16) == start:
@@ -201,10 +202,10 @@ def mapping_info(a: np.ndarray) -> dict:
     return out
 
 def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_000, prefetches=(PREFETCH, 16, 32),
-             rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, log=print) -> pd.DataFrame:
+             rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, pages=True, log=print) -> pd.DataFrame:
     "ms of the ordinary fused update per size x prefetch x cache state (warm / cold), sizes interleaved in rounds."
     t0 = time.perf_counter()
-    tabs = {R: HostTable(3, R, 32) for R in sizes}
+    tabs = {R: HostTable(3, R, 32, hugepages=pages) for R in sizes}
     log(f"tables {', '.join(f'2^{R.bit_length() - 1}' for R in sizes)} allocated in {time.perf_counter() - t0:.1f}s")
     pages = {R: mapping_info(t.W) for R, t in tabs.items()}
     for R, m in pages.items(): log(f"2^{R.bit_length() - 1}: {m}")
@@ -223,7 +224,7 @@ def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_
                     for i in ids[1:]:
                         if cache == "cold": _scrub(junk)
                         t1 = time.perf_counter(); tab.momentum_update(i, g, False, 0.05, 0.9)
-                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, ms=(time.perf_counter() - t1) * 1e3,
+                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, pages=str(pages), ms=(time.perf_counter() - t1) * 1e3,
                                         huge_gb=pages[R].get("huge_gb"), numa_gb=json.dumps(pages[R].get("numa_gb"))))
         log(f"round {r + 1}/{rounds} done ({time.perf_counter() - t0:.0f}s)")
     del tabs; gc.collect()
@@ -309,6 +310,7 @@ def main(argv=None):
     p.add_argument("--flat-reps", type=int, default=5, help="timed calls per size, prefetch and cache state in a round")
     p.add_argument("--prefetches", default=f"{PREFETCH},16,32", help="prefetch distances for --flatness")
     p.add_argument("--flat-sizes", default="16,18,20,22,24,25", help="log2 rows per order for --flatness")
+    p.add_argument("--pages", default="2m", choices=["2m", "1g"], help="host table pages for --flatness (1g: hugetlb pool)")
     p.add_argument("--train", action="store_true", help="also time training steps (bench_train)")
     p.add_argument("--modes-check", action="store_true", help="also check host mode == device mode on the GPU (modes_check)")
     p.add_argument("--preset", default="small")
@@ -330,7 +332,7 @@ def main(argv=None):
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], a.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
     if a.flatness:
-        fl = flatness(sizes=tuple(1 << int(k) for k in a.flat_sizes.split(",")), rounds=a.rounds, reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
+        fl = flatness(sizes=tuple(1 << int(k) for k in a.flat_sizes.split(",")), rounds=a.rounds, pages=True if a.pages == "2m" else "1g", reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
         fl.to_csv(out / "flatness.csv", index=False)
         fs = flat_summary(fl); fs.to_csv(out / "flatness_summary.csv", index=False); print(fs.to_string())
     if a.modes_check:

@@ -15,12 +15,12 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'INIT_SEED', 'HUGE', 'LAYOUT', 'EPS', 'BLOCK', 'CHUNK', 'PREFETCH', 'FORMAT', 'CHUNK_BYTES',
-           'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys', 'collision_stats', 'host_alloc',
-           'huge_pages_kb', 'tree_sum', 'normalise_rows', 'normalise_cols', 'update_rows', 'is_sinkhorn_step',
-           'dense_reference_step', 'prefetch_span', 'pairwise_src', 'kernel_cache_dir', 'row_kernel', 'host_update',
-           'host_gather', 'HostTable', 'DeviceTable', 'engram_rows', 'Engram', 'save_tables', 'load_tables',
-           'TinyEngramLM', 'train_tiny', 'table_state']
+__all__ = ['PAD', 'HASH_SEED', 'INIT_SEED', 'HUGE', 'LAYOUT', 'GIANT', 'MAP_HUGETLB', 'MAP_HUGE_1GB', 'GIANT_POOL', 'EPS',
+           'BLOCK', 'CHUNK', 'PREFETCH', 'FORMAT', 'CHUNK_BYTES', 'splitmix64', 'hash_words', 'hash_fingerprint',
+           'ngram_keys', 'collision_stats', 'host_alloc', 'huge_pages_kb', 'tree_sum', 'normalise_rows',
+           'normalise_cols', 'update_rows', 'is_sinkhorn_step', 'dense_reference_step', 'prefetch_span', 'pairwise_src',
+           'kernel_cache_dir', 'row_kernel', 'host_update', 'host_gather', 'HostTable', 'DeviceTable', 'engram_rows',
+           'Engram', 'save_tables', 'load_tables', 'TinyEngramLM', 'train_tiny', 'table_state']
 
 # %% ../nbs/05_engram.ipynb #3db55f12
 PAD = 256                      # the symbol before a window's first byte (no byte value collides with it)
@@ -120,8 +120,23 @@ def _zero_rows(M):
 HUGE = 2 << 20
 LAYOUT = "interleaved"    # the default host layout (measured: see the benchmark chapter)
 
-def host_alloc(nbytes: int, hugepages: bool = True) -> np.ndarray:
-    "A zeroed, 2 MB-aligned float32 buffer of `nbytes` from an anonymous mmap (THP-advised if asked)."
+GIANT = 1 << 30
+MAP_HUGETLB, MAP_HUGE_1GB = 0x40000, 30 << 26      # linux/mman.h
+GIANT_POOL = Path("/sys/kernel/mm/hugepages/hugepages-1048576kB")
+
+def host_alloc(nbytes: int, hugepages: bool | str = True) -> np.ndarray:
+    """A zeroed float32 buffer of `nbytes` from an anonymous mmap. `hugepages`: True (2 MB transparent huge
+    pages, advised), False (4 KB pages) or "1g" (1 GiB hugetlb pages from the pool root reserves in
+    `GIANT_POOL/nr_hugepages`; falls back to 2 MB pages with a warning when the pool is short)."""
+    if hugepages == "1g":
+        n = -(-nbytes // GIANT) * GIANT
+        try:
+            mm = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_1GB)
+            return np.frombuffer(mm, np.float32, count=nbytes // 4)
+        except OSError as e:
+            free = (GIANT_POOL / "free_hugepages").read_text().strip() if GIANT_POOL.exists() else "no pool"
+            warnings.warn(f"1 GiB pages: cannot map {n // GIANT} of them ({e}; free in the pool: {free}); using 2 MB pages")
+            hugepages = True
     mm = mmap.mmap(-1, nbytes + HUGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hugepages and hasattr(mmap, "MADV_HUGEPAGE"):
         try: mm.madvise(mmap.MADV_HUGEPAGE)

@@ -349,8 +349,10 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
                                 **_summary(t, 0), round_ms=per_round, peak_gib=peak[a] if dev.type == "cuda" else None))
             dv = res[-3]["round_ms"]
             for r in res[-2:]:                        # host ÷ device, round by round: drift between rounds cancels
-                q = [h / d for h, d in zip(r["round_ms"], dv)]
-                r.update(vs_device=statistics.median(q), vs_device_min=min(q), vs_device_max=max(q))
+                q = np.array([h / d for h, d in zip(r["round_ms"], dv)])
+                boot = np.median(np.random.default_rng(0).choice(q, (2000, len(q))), axis=1)   # bootstrap of the median
+                r.update(vs_device=float(np.median(q)), vs_device_min=float(q.min()), vs_device_max=float(q.max()),
+                         vs_device_ci95=[float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))])
             for r in res[-4:]: print(json.dumps(r), flush=True)
             save()
             del engs, opts; gc.collect()
