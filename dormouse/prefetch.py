@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/prefetch.html.md"""
 
 # %% ../nbs/07_prefetch.ipynb #60386f6e
 from __future__ import annotations
-import argparse, gc, json, sys, time
+import argparse, gc, json, statistics, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import numpy as np
@@ -282,7 +282,6 @@ def compare(cfg, data, steps: int = 8, device="cpu", seed: int = 0, eval_at=(2, 
 
 # %% ../nbs/07_prefetch.ipynb #c0d5c6d8
 def _summary(timer, warmup) -> dict:
-    import statistics
     t = timer[warmup:] or timer
     mean = lambda k: sum(r.get(k, 0) or 0 for r in t) / len(t)
     ms = [r["ms"] for r in t]
@@ -293,11 +292,18 @@ def _summary(timer, warmup) -> dict:
 
 ARMS = ("off", "device", "host-sync", "host-pipelined")
 
-def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 25), steps: int = 10, warmup: int = 3,
-          batch: int = 8, seq: int = 512, device=None, budget_s: float = 450.0, sizes_1b=None, rounds: int = 5) -> list[dict]:
-    """Time Engram off / device / host sync / host pipelined per preset and table size, the four arms
-    interleaved in `rounds` rounds of `steps` steps each; CSV + JSON in `out`."""
-    import dataclasses, platform, statistics
+def _ratios(q) -> dict:
+    "Median, min, max and a bootstrap 95 % interval of the median of per-round ratios `q`."
+    q = np.asarray(q, dtype=float)
+    boot = np.median(np.random.default_rng(0).choice(q, (2000, len(q))), axis=1)
+    return dict(median=float(np.median(q)), min=float(q.min()), max=float(q.max()),
+                ci95=[float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))])
+
+def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 25), steps: int = 4, warmup: int = 3,
+          batch: int = 8, seq: int = 512, device=None, budget_s: float = 450.0, sizes_1b=None, rounds: int = 10) -> list[dict]:
+    """Time Engram off / device / host sync / host pipelined at every table size, all (arm, size) cells
+    interleaved in up to `rounds` rounds of `steps` steps each; CSV + JSON in `out`."""
+    import dataclasses, platform
     import pandas as pd
     from dormouse.config import make_config
     from dormouse.data import load_corpus, batch_at
@@ -306,63 +312,66 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
     from dormouse.engram import Engram
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
-    t_start, res, skipped = time.perf_counter(), [], []
+    t_start, res, notes = time.perf_counter(), [], []
     corpus = None
     def save():
         pd.DataFrame(res).to_csv(out / "bench.csv", index=False)
         (out / "bench.json").write_text(json.dumps(dict(
             command=" ".join(sys.argv), device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else platform.processor() or "cpu",
-            torch=torch.__version__, batch=batch, seq=seq, steps=steps, warmup=warmup, rounds=rounds, skipped=skipped,
+            torch=torch.__version__, batch=batch, seq=seq, steps=steps, warmup=warmup, rounds=rounds, notes=notes,
             wall_s=time.perf_counter() - t_start, runs=res), indent=1))
-    for preset in presets:
+    presets = list(presets)
+    for n_preset, preset in enumerate(presets):
         cfg = make_config(preset, sets=[f"data.batch_size={batch}", f"data.seq_len={seq}", "engram.enabled=false"])
         if corpus is None: corpus = load_corpus(cfg.data)
         fn = lambda s: batch_at(corpus.train, s, batch, seq, 0)
         torch.manual_seed(0)
         model = build_model(cfg, dev); model.train()
-        for rows in (sizes_1b if sizes_1b is not None and preset == "dormouse-1b" else sizes):
-            if time.perf_counter() - t_start > budget_s:
-                skipped.append(f"{preset} {rows}"); print(f"skipped {preset} rows={rows}: over budget", flush=True); continue
+        szs = list(sizes_1b if sizes_1b is not None and preset == "dormouse-1b" else sizes)
+        t0 = time.perf_counter()
+        cells = {("off", 0): None}
+        for rows in szs:
             ecfg = dataclasses.replace(cfg.engram, enabled=True, rows=int(rows), ram_reserve_gb=4.0)
-            t0 = time.perf_counter()
-            engs = dict(off=None, device=Engram(dataclasses.replace(ecfg, mode="device"), cfg.model.d_model).to(dev))
-            engs["host-sync"] = engs["host-pipelined"] = Engram(dataclasses.replace(ecfg, mode="host"), cfg.model.d_model).to(dev)
-            print(f"{preset}: device and host tables of {rows:,} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
-            opts, timers, peak, step = {}, {a: [] for a in ARMS}, dict.fromkeys(ARMS, 0.0), 0
-            for a in ARMS: model.engram = engs[a]; opts[a] = Optimizers(model, cfg.optim)
-            def block(a, n, timer=None):
-                nonlocal step
-                model.engram = engs[a]
-                if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
-                run_steps(model, opts[a], fn, n, dev, a == "host-pipelined", start=step, timer=timer)
-                if dev.type == "cuda": peak[a] = max(peak[a], torch.cuda.max_memory_allocated(dev) / 2**30)
-                step += n; model.engram = None
-            for a in ARMS: block(a, warmup)
-            for r in range(rounds):                  # rotate the order: no arm always runs first or last
-                for a in ARMS[r % 4:] + ARMS[:r % 4]:
-                    t = []; block(a, steps + 1, t)    # the first step of a block refills the pipeline: not timed
-                    timers[a] += [dict(x, round=r) for x in t[1:]]
-            for a in ARMS:
-                t = timers[a]
-                per_round = [statistics.median(x["ms"] for x in t if x["round"] == r) for r in range(rounds)]
-                res.append(dict(preset=preset, arm=a, rows=rows, table_gb=(engs[a].store.nbytes / 1e9 if engs[a] is not None else 0.0),
-                                **_summary(t, 0), round_ms=per_round, peak_gib=peak[a] if dev.type == "cuda" else None))
-            dv = res[-3]["round_ms"]
-            for r in res[-2:]:                        # host ÷ device, round by round: drift between rounds cancels
-                q = np.array([h / d for h, d in zip(r["round_ms"], dv)])
-                boot = np.median(np.random.default_rng(0).choice(q, (2000, len(q))), axis=1)   # bootstrap of the median
-                r.update(vs_device=float(np.median(q)), vs_device_min=float(q.min()), vs_device_max=float(q.max()),
-                         vs_device_ci95=[float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))])
-            for r in res[-4:]: print(json.dumps(r), flush=True)
-            save()
-            del engs, opts; gc.collect()
-            if dev.type == "cuda": torch.cuda.empty_cache()
-        del model; gc.collect()
+            cells["device", rows] = Engram(dataclasses.replace(ecfg, mode="device"), cfg.model.d_model).to(dev)
+            cells["host-sync", rows] = cells["host-pipelined", rows] = Engram(dataclasses.replace(ecfg, mode="host"), cfg.model.d_model).to(dev)
+        print(f"{preset}: tables of {', '.join(f'{r:,}' for r in szs)} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
+        keys = list(cells)
+        opts, timers, peak, step = {}, {k: [] for k in keys}, dict.fromkeys(keys, 0.0), 0
+        for k in keys: model.engram = cells[k]; opts[k] = Optimizers(model, cfg.optim)
+        def block(k, n, timer=None):
+            nonlocal step
+            model.engram = cells[k]
+            if dev.type == "cuda": torch.cuda.reset_peak_memory_stats(dev)
+            run_steps(model, opts[k], fn, n, dev, k[0] == "host-pipelined", start=step, timer=timer)
+            if dev.type == "cuda": peak[k] = max(peak[k], torch.cuda.max_memory_allocated(dev) / 2**30)
+            step += n; model.engram = None
+        for k in keys: block(k, warmup)
+        # this preset's share of what is left of the budget, kept for its rounds
+        deadline = time.perf_counter() + (budget_s - (time.perf_counter() - t_start)) / (len(presets) - n_preset)
+        done = 0
+        for r in range(rounds):                      # rotate the order: no cell always runs first or last
+            if r >= 2 and time.perf_counter() > deadline:
+                notes.append(f"{preset}: stopped after {done} of {rounds} rounds (time budget)"); print(notes[-1], flush=True); break
+            for k in keys[r % len(keys):] + keys[:r % len(keys)]:
+                t = []; block(k, steps + 1, t)       # the first step of a block refills the pipeline: not timed
+                timers[k] += [dict(x, round=r) for x in t[1:]]
+            done += 1
+        rms = {k: [statistics.median(x["ms"] for x in timers[k] if x["round"] == r) for r in range(done)] for k in keys}
+        for (arm, rows) in keys:
+            eng = cells[arm, rows]
+            row = dict(preset=preset, arm=arm, rows=rows, table_gb=(eng.store.nbytes / 1e9 if eng is not None else 0.0),
+                       **_summary(timers[arm, rows], 0), rounds=done, round_ms=rms[arm, rows],
+                       peak_gib=peak[arm, rows] if dev.type == "cuda" else None)
+            if arm.startswith("host"):               # host ÷ device, round by round: drift between rounds cancels
+                q = _ratios([h / d for h, d in zip(rms[arm, rows], rms["device", rows])])
+                row.update(vs_device=q["median"], vs_device_min=q["min"], vs_device_max=q["max"], vs_device_ci95=q["ci95"])
+            if arm != "off":                         # this size ÷ the smallest, same arm, round by round
+                q = _ratios([a / b for a, b in zip(rms[arm, rows], rms[arm, szs[0]])])
+                row.update(vs_4m=q["median"], vs_4m_ci95=q["ci95"])
+            res.append(row); print(json.dumps(row), flush=True)
+        save()
+        del cells, opts, model; gc.collect()
         if dev.type == "cuda": torch.cuda.empty_cache()
-    for r in res:   # every arm against its smallest size
-        small = min(x["rows"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"])
-        s4 = next(x["ms"] for x in res if x["preset"] == r["preset"] and x["arm"] == r["arm"] and x["rows"] == small)
-        r["vs_4m"] = r["ms"] / s4 if r["arm"] != "off" else None
     save()
     return res
 
@@ -374,8 +383,8 @@ def main(argv=None):
     b.add_argument("--presets", nargs="+", default=["small", "dormouse-1b"])
     b.add_argument("--sizes", nargs="+", type=int, default=[1 << 22, 1 << 24, 1 << 25], help="rows per order")
     b.add_argument("--sizes-1b", nargs="+", type=int, default=None, help="rows per order for dormouse-1b (default: --sizes)")
-    b.add_argument("--steps", type=int, default=10); b.add_argument("--warmup", type=int, default=3)
-    b.add_argument("--rounds", type=int, default=5, help="interleaved rounds of --steps steps per arm")
+    b.add_argument("--steps", type=int, default=4); b.add_argument("--warmup", type=int, default=3)
+    b.add_argument("--rounds", type=int, default=10, help="interleaved rounds of --steps steps per (arm, size)")
     b.add_argument("--batch", type=int, default=8); b.add_argument("--seq", type=int, default=512)
     b.add_argument("--device", default=None); b.add_argument("--budget-s", type=float, default=450.0)
     a = ap.parse_args(argv)
