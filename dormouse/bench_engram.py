@@ -195,9 +195,9 @@ def mapping_info(a: np.ndarray) -> dict:
                 out["huge_gb"] = int(f[1]) * 1024 / 1e9
         for line in Path("/proc/self/numa_maps").read_text().splitlines():
             f = line.split()
-            if start is not None and int(f[0], 16) == start:
-                out["numa_gb"] = {x.split("=")[0]: int(x.split("=")[1]) * 4096 / 1e9   # counts in base pages
-                                  for x in f if x[:1] == "N" and "=" in x}
+            if start is not None and int(f[0], 16) == start:      # counts are in the mapping's kernel pages
+                page = next((int(x.split("=")[1]) for x in f if x.startswith("kernelpagesize_kB=")), 4) * 1024
+                out["numa_gb"] = {x.split("=")[0]: int(x.split("=")[1]) * page / 1e9 for x in f if x[:1] == "N" and "=" in x}
     except (OSError, ValueError, IndexError): pass
     return out
 
