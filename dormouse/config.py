@@ -60,6 +60,7 @@ class EngramConfig:
     sinkhorn_passes: int = 2    # row+column L1 passes
     prefetch: bool = False      # pipeline the next batch's rows on a side stream
     ram_reserve_gb: float = 8.0 # RAM kept free by the guard
+    host_pages: str = "2m"      # host table pages: "2m" (transparent huge pages), "1g" (hugetlb pool), "4k"
 
 @dataclass
 class OffloadConfig:
@@ -112,6 +113,7 @@ class Config:
 CHOICES = {
     "model.balance": ("bias", "aux"),
     "engram.mode": ("device", "host"),
+    "engram.host_pages": ("2m", "1g", "4k"),
     "offload.moe": ("none", "checkpoint", "offload", "both"),
     "offload.loop": ("none", "checkpoint", "offload", "both"),
     "offload.path": ("sync", "pinned"),

@@ -505,7 +505,7 @@ def engram_rows(rows: int, dim: int = 32, n_orders: int = 3) -> int:
 # %% ../nbs/05_engram.ipynb #027d8876
 class Engram(nn.Module):
     "Hashed n-gram rows (host or device store) -> normalised, projected, gated `[b, t, d_model]`."
-    def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages: bool = True):
+    def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages=None):
         super().__init__()
         self.ecfg = ecfg
         self.orders = [int(o) for o in ecfg.orders]
@@ -519,7 +519,8 @@ class Engram(nn.Module):
         if self.gate is not None: nn.init.zeros_(self.gate.bias)
         self.t = 0                          # updates applied (the Sinkhorn phase)
         self._pending, self._metrics, self._pinned = [], {}, {}
-        self._layout, self._hugepages = layout, hugepages
+        pages = {"2m": True, "1g": "1g", "4k": False}[getattr(ecfg, "host_pages", "2m")]   # engram.host_pages
+        self._layout, self._hugepages = layout, pages if hugepages is None else hugepages
         if ecfg.mode == "host":
             self.store = self._new_host_table(init=True)
         else:
