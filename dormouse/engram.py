@@ -239,18 +239,8 @@ PREFETCH = 8      # rows ahead to prefetch (0: off)
 _jit = dict(cache=True, error_model="numpy", nogil=True)   # nogil: a worker thread can run the update
 
 @nb.njit(inline="always", **_jit)
-def _tree_inplace(t, n):
-    "Pairwise tree sum of t[0:n] (n a power of two), adjacent pairs, in place."
-    w = n
-    while w > 1:
-        h = w // 2
-        for k in range(h): t[k] = t[2 * k] + t[2 * k + 1]
-        w = h
-    return t[0]
-
-@nb.njit(inline="always", **_jit)
 def _tree_rows_inplace(t, n):
-    "The same pairwise tree over the first `n` rows of a 2-D `t`, column by column, into `t[0]`."
+    "Pairwise tree sum (adjacent pairs, `n` a power of two) of the first `n` rows of a 2-D `t`, column by column, into `t[0]`."
     w = n
     while w > 1:
         h = w // 2
@@ -342,11 +332,12 @@ def _normalise_rows_inplace(X, eps):
     Dp = _pow2(D)
     fD = np.float32(D)
     for b in nb.prange((U + BLOCK - 1) // BLOCK):
-        t = np.zeros(Dp, np.float32)
+        t = np.zeros((Dp, 1), np.float32)     # one column: the row's |x|, zero-padded
         for i in range(b * BLOCK, min(U, (b + 1) * BLOCK)):
-            for j in range(D): t[j] = abs(X[i, j])
-            for j in range(D, Dp): t[j] = np.float32(0.0)
-            s = max(_tree_inplace(t, Dp) / fD, eps)
+            for j in range(D): t[j, 0] = abs(X[i, j])
+            for j in range(D, Dp): t[j, 0] = np.float32(0.0)
+            _tree_rows_inplace(t, Dp)
+            s = max(t[0, 0] / fD, eps)
             for j in range(D): X[i, j] = X[i, j] / s
 
 @nb.njit(parallel=True, **_jit)
