@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 import yaml
-from .config import ConfigError, make_config, to_dict
+from .config import ConfigError, make_config, to_dict, write_json
 
 # %% auto #0
 __all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec', 'arm_overrides',
@@ -191,7 +191,7 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     guard(cfg)
     m = train(cfg, out_dir, resume=True)
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
-    (Path(out_dir)/"metrics.json").write_text(json.dumps(m, indent=1, default=str))
+    write_json(Path(out_dir)/"metrics.json", m)
     return m
 
 # %% ../nbs/10_ab.ipynb #f6087005
@@ -255,8 +255,7 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False) -> list[Run]:
 # %% ../nbs/10_ab.ipynb #c9ba75a3
 def _now(): return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
-def _write_json(p: Path, d: dict):
-    tmp = p.with_suffix(".tmp"); tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, p)
+
 
 # %% ../nbs/10_ab.ipynb #dec21eb1
 ENGINES = ("auto", "papermill", "python")
@@ -295,7 +294,7 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
                engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
-    _write_json(run.dir/"run.json", rec)
+    write_json(run.dir/"run.json", rec)
     (run.dir/"metrics.json").unlink(missing_ok=True)  # a stale one must not pass for this run's
     t0 = time.time()
     if engine == "papermill":
@@ -321,7 +320,7 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     for k in ("torch", "device_name", "python"):
         if k in m: rec[k] = m[k]
     if rec["status"] == "ok" and engine == "papermill": (run.dir/"run.log").unlink(missing_ok=True)  # the notebook has it all
-    _write_json(run.dir/"run.json", rec)
+    write_json(run.dir/"run.json", rec)
     return rec
 
 # %% ../nbs/10_ab.ipynb #c0ec4883
@@ -486,7 +485,7 @@ def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | No
     "Decide, write `decision.json`, and (with papermill) execute the report notebook into the experiment folder."
     exp_dir = Path(exp_dir)
     runs, logs, _ = load_runs(exp_dir, spec)
-    _write_json(exp_dir/"decision.json", decide(spec, runs, logs))
+    write_json(exp_dir/"decision.json", decide(spec, runs, logs))
     if resolve_engine(engine) != "papermill":
         print(f"report: papermill is not available here; run `dormouse ab {spec.path} --report-only` where it is"); return None
     template = Path(template or TEMPLATES/"report.ipynb")
@@ -543,12 +542,12 @@ def cli_demo(args):
     "`make demo`'s experiment: experiments/demo.yaml run afresh, its report, BPB before -> after per run, the decision."
     spec_path = Path("experiments/demo.yaml")
     if not spec_path.exists(): spec_path = _repo_root()/"experiments"/"demo.yaml"
-    runs_dir = getattr(args, "runs_dir", None) or "runs"
+    runs_dir = "runs"
     try:
         spec = load_spec(spec_path)
         print(f"\nA/B demo ({spec_path}): {spec.question}\n  arms {', '.join(spec.arms)} (control {spec.control}) "
               f"x seeds {spec.seeds}, {spec.steps} steps each, {spec.parallel} at a time; rule: {spec.rule}", flush=True)
-        res = run_experiment(spec, runs_dir, getattr(args, "parallel", None), fresh=True)
+        res = run_experiment(spec, runs_dir, None, fresh=True)
     except (SpecError, ExperimentBusy, RuntimeError) as e: sys.exit(f"dormouse demo: {e}")
     print(f"\nheld-out BPB before -> after training ({spec.eval_bytes:,} bytes), per arm and seed:")
     _print_result(spec, res, Path(runs_dir)/spec.name)

@@ -12,7 +12,7 @@ import numpy as np
 import numba as nb
 import pandas as pd
 import torch
-from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT
+from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT, PAGES
 
 # %% auto #0
 __all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit', 'bench_table',
@@ -129,7 +129,7 @@ def run_host(U_list=(5_000, 50_000, 200_000), u_rows: int = 1 << 22, sizes=tuple
                 + f"  ({time.perf_counter()-t0:.1f} s)")
     return dict(copy=bw, u_sweep=u, size_sweep=pd.DataFrame(rows))
 
-DESIGN_NAIVE_MS = 20.0   # DESIGN.md: the probe's naive torch index ops, 50k rows on the H200 host (19-22 ms)
+DESIGN_NAIVE_MS = 20.0   # ../shared/DESIGN.md and issue 4: the probe's naive torch index ops, 50k rows, H200 host (19-22 ms)
 
 def summarise(copy: dict, u_sweep: pd.DataFrame, size_sweep: pd.DataFrame, fixed_U: int = 50_000) -> dict:
     "The goal figures from the sweeps."
@@ -182,7 +182,8 @@ def _scrub(buf):
     for i in nb.prange(buf.shape[0]): buf[i] += 1.0
 
 def mapping_info(a: np.ndarray) -> dict:
-    "Where the pages of array `a` are: GB backed by transparent huge pages, and GB per NUMA node (Linux; {} elsewhere)."
+    """Where the pages of array `a` are (Linux; {} elsewhere): the size of the memory mapping holding it (the kernel
+    merges adjacent anonymous mappings, so several tables can share one), GB of it on huge pages, GB per NUMA node."""
     addr, out, start = a.ctypes.data, {}, None
     try:
         for line in Path("/proc/self/smaps").read_text().splitlines():
@@ -190,7 +191,7 @@ def mapping_info(a: np.ndarray) -> dict:
             if "-" in f[0] and len(f) >= 5:                     # a mapping's header line: start-end perms ...
                 lo, hi = (int(x, 16) for x in f[0].split("-"))
                 if start is not None: break
-                if lo <= addr < hi: start = lo
+                if lo <= addr < hi: start, out["mapping_gb"] = lo, (hi - lo) / 1e9
             elif start is not None and f[0] in ("AnonHugePages:", "Private_Hugetlb:") and int(f[1]):
                 out["huge_gb"] = int(f[1]) * 1024 / 1e9
         for line in Path("/proc/self/numa_maps").read_text().splitlines():
@@ -202,13 +203,13 @@ def mapping_info(a: np.ndarray) -> dict:
     return out
 
 def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_000, prefetches=(PREFETCH, 16, 32),
-             rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, pages=True, log=print) -> pd.DataFrame:
+             rounds: int = 5, reps: int = 5, scrub_mb: int = 1024, seed: int = 0, pages: str = "2m", log=print) -> pd.DataFrame:
     "ms of the ordinary fused update per size x prefetch x cache state (warm / cold), sizes interleaved in rounds."
     t0 = time.perf_counter()
-    tabs = {R: HostTable(3, R, 32, hugepages=pages) for R in sizes}
+    tabs = {R: HostTable(3, R, 32, hugepages=PAGES[pages]) for R in sizes}
     log(f"tables {', '.join(f'2^{R.bit_length() - 1}' for R in sizes)} allocated in {time.perf_counter() - t0:.1f}s")
-    pages = {R: mapping_info(t.W) for R, t in tabs.items()}
-    for R, m in pages.items(): log(f"2^{R.bit_length() - 1}: {m}")
+    maps = {R: mapping_info(t.W) for R, t in tabs.items()}
+    for R, m in maps.items(): log(f"2^{R.bit_length() - 1}: {m}")
     rng, junk, out = np.random.default_rng(seed), np.zeros(scrub_mb << 18, np.float32), []
     g = (rng.standard_normal((U, 32)) * 1e-4).astype(np.float32)
     _scrub(junk)
@@ -224,8 +225,9 @@ def flatness(sizes=tuple(1 << k for k in (16, 18, 20, 22, 24, 25)), U: int = 50_
                     for i in ids[1:]:
                         if cache == "cold": _scrub(junk)
                         t1 = time.perf_counter(); tab.momentum_update(i, g, False, 0.05, 0.9)
-                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, pages=str(pages), ms=(time.perf_counter() - t1) * 1e3,
-                                        huge_gb=pages[R].get("huge_gb"), numa_gb=json.dumps(pages[R].get("numa_gb"))))
+                        out.append(dict(round=r, rows=R, prefetch=pf, cache=cache, U=U, pages=pages, ms=(time.perf_counter() - t1) * 1e3,
+                                        mapping_gb=maps[R].get("mapping_gb"), huge_gb=maps[R].get("huge_gb"),
+                                        numa_gb=json.dumps(maps[R].get("numa_gb"))))
         log(f"round {r + 1}/{rounds} done ({time.perf_counter() - t0:.0f}s)")
     del tabs; gc.collect()
     return pd.DataFrame(out)
@@ -310,7 +312,7 @@ def main(argv=None):
     p.add_argument("--flat-reps", type=int, default=5, help="timed calls per size, prefetch and cache state in a round")
     p.add_argument("--prefetches", default=f"{PREFETCH},16,32", help="prefetch distances for --flatness")
     p.add_argument("--flat-sizes", default="16,18,20,22,24,25", help="log2 rows per order for --flatness")
-    p.add_argument("--pages", default="2m", choices=["2m", "1g"], help="host table pages for --flatness (1g: hugetlb pool)")
+    p.add_argument("--pages", default="2m", choices=list(PAGES), help="host table pages for --flatness (as engram.host_pages)")
     p.add_argument("--train", action="store_true", help="also time training steps (bench_train)")
     p.add_argument("--modes-check", action="store_true", help="also check host mode == device mode on the GPU (modes_check)")
     p.add_argument("--preset", default="small")
@@ -332,7 +334,7 @@ def main(argv=None):
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], a.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
     if a.flatness:
-        fl = flatness(sizes=tuple(1 << int(k) for k in a.flat_sizes.split(",")), rounds=a.rounds, pages=True if a.pages == "2m" else "1g", reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
+        fl = flatness(sizes=tuple(1 << int(k) for k in a.flat_sizes.split(",")), rounds=a.rounds, pages=a.pages, reps=a.flat_reps, prefetches=tuple(int(v) for v in a.prefetches.split(",")))
         fl.to_csv(out / "flatness.csv", index=False)
         fs = flat_summary(fl); fs.to_csv(out / "flatness_summary.csv", index=False); print(fs.to_string())
     if a.modes_check:

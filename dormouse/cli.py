@@ -48,9 +48,8 @@ def cli_demo(args):
     from dormouse.data import build_corpus
     print(build_corpus())
     cli_mem(argparse.Namespace(rows="4M,16M,32M,48M", dim=32, orders=3, reserve_gb=8.0, json=False))
-    if importlib.util.find_spec("dormouse.ab") is not None:
-        from dormouse.ab import cli_demo as ab_demo
-        ab_demo(args)
+    from dormouse.ab import cli_demo as ab_demo
+    return ab_demo(args)          # its exit status: 1 when a run failed
 
 def add_demo_args(p): pass
 

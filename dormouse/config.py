@@ -6,7 +6,7 @@ Docs: https://dormouse-ml.github.io/dormouse/config.html.md"""
 
 # %% ../nbs/00_config.ipynb #0c5ce496
 from __future__ import annotations
-import copy, dataclasses, json, typing
+import copy, dataclasses, json, os, typing
 from dataclasses import dataclass, field, fields, asdict, is_dataclass
 from pathlib import Path
 import yaml
@@ -14,7 +14,7 @@ import yaml
 # %% auto #0
 __all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig', 'OptimConfig',
            'TrainConfig', 'Config', 'ConfigError', 'merge', 'parse_count', 'validate', 'get_key', 'parse_set',
-           'make_config', 'to_dict', 'from_dict']
+           'make_config', 'to_dict', 'write_json', 'from_dict']
 
 # %% ../nbs/00_config.ipynb #5ab9ee0e
 @dataclass
@@ -261,6 +261,11 @@ def make_config(preset: str = "tiny", file=None, sets=(), overrides: dict | None
 def to_dict(cfg: Config) -> dict:
     "The resolved config as plain data (for metrics.json and checkpoints)."
     return asdict(cfg)
+
+def write_json(path, d: dict):
+    "Write `d` as JSON to `path` atomically (a temporary file, then a rename): every record's writer."
+    path = Path(path); tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, path)
 
 def from_dict(d: dict) -> Config:
     "Rebuild a config from `to_dict`'s output (a checkpoint's)."

@@ -15,8 +15,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'INIT_SEED', 'HUGE', 'LAYOUT', 'GIANT', 'MAP_HUGETLB', 'MAP_HUGE_1GB', 'GIANT_POOL', 'EPS',
-           'BLOCK', 'CHUNK', 'PREFETCH', 'FORMAT', 'CHUNK_BYTES', 'splitmix64', 'hash_words', 'hash_fingerprint',
+__all__ = ['PAD', 'HASH_SEED', 'INIT_SEED', 'HUGE', 'LAYOUT', 'GIANT', 'MAP_HUGETLB', 'MAP_HUGE_1GB', 'GIANT_POOL', 'PAGES',
+           'EPS', 'BLOCK', 'CHUNK', 'PREFETCH', 'FORMAT', 'CHUNK_BYTES', 'splitmix64', 'hash_words', 'hash_fingerprint',
            'ngram_keys', 'collision_stats', 'host_alloc', 'huge_pages_kb', 'tree_sum', 'normalise_rows',
            'normalise_cols', 'update_rows', 'is_sinkhorn_step', 'dense_reference_step', 'prefetch_span', 'pairwise_src',
            'kernel_cache_dir', 'row_kernel', 'host_update', 'host_gather', 'HostTable', 'DeviceTable', 'engram_rows',
@@ -123,6 +123,7 @@ LAYOUT = "interleaved"    # the default host layout (measured: see the benchmark
 GIANT = 1 << 30
 MAP_HUGETLB, MAP_HUGE_1GB = 0x40000, 30 << 26      # linux/mman.h
 GIANT_POOL = Path("/sys/kernel/mm/hugepages/hugepages-1048576kB")
+PAGES = {"2m": True, "1g": "1g", "4k": False}   # engram.host_pages -> host_alloc's `hugepages`
 
 def host_alloc(nbytes: int, hugepages: bool | str = True) -> np.ndarray:
     """A zeroed float32 buffer of `nbytes` from an anonymous mmap. `hugepages`: True (2 MB transparent huge
@@ -163,19 +164,24 @@ def tree_sum(a: torch.Tensor, dim: int) -> torch.Tensor:
         shape = list(a.shape); shape[dim] = p - n
         a = torch.cat([a, a.new_zeros(shape)], dim)
     while a.shape[dim] > 1:
-        a = a.narrow(dim, 0, a.shape[dim]).unflatten(dim, (-1, 2))
+        a = a.unflatten(dim, (-1, 2))
         a = a.select(dim + 1, 0) + a.select(dim + 1, 1)
     return a.squeeze(dim)
+
+def _count(d: torch.Tensor, dim: int) -> torch.Tensor:
+    "`d.shape[dim]` as a 0-dim tensor of `d`'s dtype on `d`'s device."
+    return torch.full((), float(d.shape[dim]), dtype=d.dtype, device=d.device)
 
 def normalise_rows(d: torch.Tensor, eps: float = EPS) -> torch.Tensor:
     "Divide each row by its mean absolute value (at least `eps`)."
     # divide by a 0-dim tensor on d's device, not a Python number: CUDA turns division by a CPU scalar
-    # into multiplication by its reciprocal, which rounds differently from the host kernel's true division
-    return d / torch.clamp_min(tree_sum(d.abs(), 1) / d.new_tensor(float(d.shape[1])), eps)[:, None]
+    # into multiplication by its reciprocal, which rounds differently from the host kernel's true division.
+    # `torch.full` fills it on the device: `new_tensor` would be a host-to-device copy every call
+    return d / torch.clamp_min(tree_sum(d.abs(), 1) / _count(d, 1), eps)[:, None]
 
 def normalise_cols(d: torch.Tensor, eps: float = EPS) -> torch.Tensor:
     "Divide each column by its mean absolute value over the block's rows (at least `eps`)."
-    return d / torch.clamp_min(tree_sum(d.abs(), 0) / d.new_tensor(float(d.shape[0])), eps)[None, :]
+    return d / torch.clamp_min(tree_sum(d.abs(), 0) / _count(d, 0), eps)[None, :]
 
 def update_rows(w, m, g, lr: float, mu: float, sinkhorn: bool, passes: int = 2, eps: float = EPS):
     "The rule on a block of rows (torch, any device): returns new `(w, m)`."
@@ -510,8 +516,7 @@ class Engram(nn.Module):
         if self.gate is not None: nn.init.zeros_(self.gate.bias)
         self.t = 0                          # updates applied (the Sinkhorn phase)
         self._pending, self._metrics, self._pinned = [], {}, {}
-        pages = {"2m": True, "1g": "1g", "4k": False}[getattr(ecfg, "host_pages", "2m")]   # engram.host_pages
-        self._layout, self._hugepages = layout, pages if hugepages is None else hugepages
+        self._layout, self._hugepages = layout, PAGES[ecfg.host_pages] if hugepages is None else hugepages
         if ecfg.mode == "host":
             self.store = self._new_host_table(init=True)
         else:
@@ -624,7 +629,6 @@ class Engram(nn.Module):
             uc = None
         self._pending.clear()
         self.momentum_update(uniq, g, uc)
-        self.last_step = step
 
     def step_metrics(self) -> dict:
         "This step's Engram figures: unique rows, host<->device bytes, update ms, host table GB."
@@ -713,6 +717,7 @@ class TinyEngramLM(nn.Module):
 def train_tiny(ecfg, data: np.ndarray, steps: int, device="cpu", seed: int = 0, b: int = 4, t: int = 64,
                ckpt_at: int | None = None, ckpt_dir=None, model=None, start: int = 0, opt=None):
     "Train `TinyEngramLM` for steps `start..steps-1`; losses, the model and its optimiser (optionally saving tables)."
+    from dormouse.data import batch_at
     if model is None:
         torch.manual_seed(seed)
         model = TinyEngramLM(ecfg).to(device)
@@ -720,9 +725,7 @@ def train_tiny(ecfg, data: np.ndarray, steps: int, device="cpu", seed: int = 0, 
         opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=3e-3)
     losses = []
     for step in range(start, steps):
-        g = np.random.default_rng([seed, step])
-        i = g.integers(0, len(data) - t - 1, b)
-        w = torch.from_numpy(np.stack([data[j:j + t + 1] for j in i]).astype(np.int64)).to(device)
+        w = batch_at(data, step, b, t, seed).to(device)
         loss = model.loss(w[:, :-1], w[:, 1:])
         opt.zero_grad(set_to_none=True); loss.backward(); opt.step()
         model.engram.after_backward(step)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import torch, torch.nn as nn, torch.nn.functional as F
 from .config import Config, ModelConfig, make_config
-from .offload import run_block
+from .offload import run_block, register_cast
 
 # %% auto #0
 __all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
@@ -78,11 +78,11 @@ class BankCast(torch.autograd.Function):
     Backward adds the pass's bf16 gradient straight into the bank's fp32 `.grad` (no fp32 copy of it)."""
     @staticmethod
     def forward(ctx, bank, copy):
-        ctx.cast_of = bank             # offload reads this to rebuild the copy instead of saving it
+        ctx.bank = bank
         return copy                    # an input returned as is: autograd makes it a view with this node
     @staticmethod
     def backward(ctx, g):
-        bank = ctx.cast_of
+        bank = ctx.bank
         if bank.requires_grad:
             if bank.grad is None: bank.grad = torch.empty_like(bank).copy_(g)
             else: bank.grad.add_(g)    # fp32 += bf16, promoted inside the kernel
@@ -122,10 +122,11 @@ class MoE(nn.Module):
     def bank_copies(self, x) -> tuple:
         "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()`."
         if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
-        return self.w13.to(torch.bfloat16), self.w2.to(torch.bfloat16)
+        return tuple(register_cast(p.to(torch.bfloat16), p) for p in (self.w13, self.w2))
 
     def forward(self, x, w13=None, w2=None):
         b, t, d = x.shape
+        copies = w13 is not None              # the forward's bank copies: the fused path, decided once
         w13 = self.w13 if w13 is None else w13
         w2 = self.w2 if w2 is None else w2
         h = self.norm(x).reshape(b * t, d)
@@ -134,7 +135,7 @@ class MoE(nn.Module):
         order = torch.argsort(flat, stable=True)          # assignments grouped by expert
         counts = torch.bincount(flat, minlength=self.n_experts)
         offs = counts.cumsum(0).to(torch.int32)
-        grouped = grouped_mm_fused_ok(h) if self.path is None else self.path == "grouped"
+        grouped = copies or (grouped_mm_fused_ok(h) if self.path is None else self.path == "grouped")
         # gather by a permutation, not by byte index: a permutation's backward has no repeated index, so no
         # atomic adds (deterministic on GPU); the k copies of a byte are summed by the expand's backward
         xs = h.unsqueeze(1).expand(-1, self.top_k, -1).reshape(-1, d)[order]

@@ -15,8 +15,9 @@ from torch.autograd.graph import saved_tensors_hooks, save_on_cpu
 from torch.multiprocessing.reductions import StorageWeakRef
 
 # %% auto #0
-__all__ = ['MODES', 'PATHS', 'COUNTERS', 'OffloadError', 'cast_source', 'bucket_bytes', 'HostPool', 'Offloader', 'pack', 'unpack',
-           'hooks', 'snapshot', 'reset', 'check', 'step_end', 'configure', 'get_offloader', 'step_metrics', 'run_block']
+__all__ = ['MODES', 'PATHS', 'COUNTERS', 'OffloadError', 'register_cast', 'cast_source', 'bucket_bytes', 'HostPool', 'Offloader',
+           'pack', 'unpack', 'hooks', 'snapshot', 'reset', 'check', 'step_end', 'configure', 'get_offloader',
+           'step_metrics', 'run_block']
 
 # %% ../nbs/06_offload.ipynb #82e0e1d3
 MODES = ("none", "checkpoint", "offload", "both")
@@ -26,14 +27,31 @@ class OffloadError(RuntimeError):
     "Offload was asked for but did not (or could not) do its job; the message says why."
 
 # %% ../nbs/06_offload.ipynb #feeb9a30
+_casts = {}   # StorageWeakRef of a registered weight copy -> (that weak ref, weakref to its parameter)
+
+def register_cast(copy: torch.Tensor, param: torch.Tensor) -> torch.Tensor:
+    "Mark `copy` (`param.to(dtype)`, made without autograd) so that pack rebuilds any view of it from `param`."
+    for k in [k for k, (r, _) in _casts.items() if r.expired()]: del _casts[k]
+    key = StorageWeakRef(copy.untyped_storage())
+    _casts[key] = (key, weakref.ref(param))
+    return copy
+
+def _registered(t: torch.Tensor):
+    "The parameter whose registered copy holds `t`'s storage, else None."
+    hit = _casts.get(StorageWeakRef(t.untyped_storage())) if _casts else None
+    if hit is None or hit[0].expired(): return None      # expired: a new storage at a freed one's address
+    p = hit[1]()
+    if p is None or p.device != t.device or t.untyped_storage().nbytes() != p.numel() * t.element_size(): return None
+    return p
+
 def cast_source(t: torch.Tensor):
     "The parameter `t` is a dtype cast of (or a view of such a cast), else None."
-    p, base = getattr(t.grad_fn, "cast_of", None), t        # a loop pass's view of the shared bank copy
-    if p is None:
-        base = t._base if t._base is not None else t
-        gf = base.grad_fn
-        if gf is None or type(gf).__name__ != "ToCopyBackward0" or not gf.next_functions: return None
-        p = getattr(gf.next_functions[0][0], "variable", None)   # AccumulateGrad holds the leaf
+    p = _registered(t)                                     # a registered copy: any view of it
+    if p is not None: return p if p.dtype != t.dtype else None
+    base = t._base if t._base is not None else t           # autocast's cast: ToCopyBackward0 of the leaf
+    gf = base.grad_fn
+    if gf is None or type(gf).__name__ != "ToCopyBackward0" or not gf.next_functions: return None
+    p = getattr(gf.next_functions[0][0], "variable", None)   # AccumulateGrad holds the leaf
     if p is None or p.dtype == base.dtype or p.device != base.device: return None
     if p.shape != base.shape or p.stride() != base.stride() or base.storage_offset() != 0: return None
     return p

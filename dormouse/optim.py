@@ -136,7 +136,6 @@ class Optimizers:
     "Muon + BankMuon + AdamW for one model, stepped together."
     def __init__(self, model, o: OptimConfig):
         groups = split_params(model)
-        self.names = {k: [n for n, _ in v] for k, v in groups.items()}
         self.opts = {}
         if groups["muon"]:
             self.opts["muon"] = torch.optim.Muon([p for _, p in groups["muon"]], lr=o.muon_lr,

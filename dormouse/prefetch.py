@@ -185,7 +185,6 @@ class Pipeline:
         else: g = g.detach()
         f = self.pool.submit(self._update, uniq, uc, g, gevent, list(self.items.values()))
         self.tasks.append(f); self.last_update = f
-        eng.last_step = step
 
     def step_metrics(self) -> dict:
         "Host wait at the step's start, the default stream's wait on the side stream (ms), rows patched."
@@ -300,7 +299,7 @@ def _ratios(q) -> dict:
                 ci95=[float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))])
 
 def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 25), steps: int = 4, warmup: int = 3,
-          batch: int = 8, seq: int = 512, device=None, budget_s: float = 450.0, sizes_1b=None, rounds: int = 10) -> list[dict]:
+          batch: int = 8, seq: int = 512, device=None, budget_s: float = 240.0, sizes_1b=None, rounds: int = 30) -> list[dict]:
     """Time Engram off / device / host sync / host pipelined at every table size, all (arm, size) cells
     interleaved in up to `rounds` rounds of `steps` steps each; CSV + JSON in `out`."""
     import dataclasses, platform
@@ -384,9 +383,9 @@ def main(argv=None):
     b.add_argument("--sizes", nargs="+", type=int, default=[1 << 22, 1 << 24, 1 << 25], help="rows per order")
     b.add_argument("--sizes-1b", nargs="+", type=int, default=None, help="rows per order for dormouse-1b (default: --sizes)")
     b.add_argument("--steps", type=int, default=4); b.add_argument("--warmup", type=int, default=3)
-    b.add_argument("--rounds", type=int, default=10, help="interleaved rounds of --steps steps per (arm, size)")
+    b.add_argument("--rounds", type=int, default=30, help="interleaved rounds of --steps steps per (arm, size)")
     b.add_argument("--batch", type=int, default=8); b.add_argument("--seq", type=int, default=512)
-    b.add_argument("--device", default=None); b.add_argument("--budget-s", type=float, default=450.0)
+    b.add_argument("--device", default=None); b.add_argument("--budget-s", type=float, default=240.0)
     a = ap.parse_args(argv)
     bench(a.out, a.presets, a.sizes, a.steps, a.warmup, a.batch, a.seq, a.device, a.budget_s, a.sizes_1b, a.rounds)
 

@@ -459,7 +459,7 @@ def build_site(out="_docs", root=None, runs=None, quiet: bool = False) -> Path:
 
 @contextmanager
 def _nbdev_config_cached():
-    "nbdev re-reads pyproject.toml on every `get_config()` (~2000 times a build); read it once while we build."
+    "nbdev re-reads pyproject.toml on every `get_config()` (many calls per page); read it once while we build."
     import functools, nbdev.config as c
     orig = c._load_toml
     c._load_toml = functools.lru_cache(maxsize=None)(lambda p: orig(p))

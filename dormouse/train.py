@@ -13,7 +13,7 @@ import numpy as np
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
 import dormouse
-from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count
+from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count, write_json
 from .data import load_corpus, batch_at, eval_windows
 from .model import build_model, count_params
 from . import offload
@@ -159,15 +159,11 @@ def _check_resumable(cfg: Config, saved: dict, where):
         if then["engram"].get(k) != now["engram"][k]: diffs.append(f"engram.{k}: {then['engram'].get(k)!r} in the checkpoint, {now['engram'][k]!r} now")
     if diffs: raise ConfigError(f"cannot resume from {where}: the config differs ({'; '.join(diffs)}); use another --out or the same settings")
 
-def _write_json(path: Path, d: dict):
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, path)
 
 def _save(ckroot, step, model, opt, cfg, evals, pause):
     eng = model.engram
     train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals)
-    if eng is not None and hasattr(eng, "extra_state"): train_state["engram"] = eng.extra_state()
-    writers = [eng.save_tables] if eng is not None and hasattr(eng, "save_tables") else []
+    writers = [eng.save_tables] if eng is not None else []
     return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state),
                            writers=writers, pause=pause)
 
@@ -175,10 +171,7 @@ def _restore(ck: dict, model, opt):
     try: model.load_state_dict(ck["model"])
     except RuntimeError as e: raise CheckpointError(f"checkpoint {ck['dir']} does not fit this model: {str(e).splitlines()[0]}") from None
     if opt is not None: opt.load_state_dict(ck["optim"])
-    eng = model.engram
-    if eng is not None:
-        if hasattr(eng, "load_extra_state") and "engram" in ck["train"]: eng.load_extra_state(ck["train"]["engram"])
-        if hasattr(eng, "load_tables"): eng.load_tables(ck["dir"])
+    if model.engram is not None: model.engram.load_tables(ck["dir"])
 
 def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True) -> dict:
     "Train `cfg` into `out_dir` (resuming from `out_dir/ckpt` when `resume`); the metrics dict."
@@ -237,7 +230,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
                        wall_s=time.perf_counter() - t_start)
         last = evals[-1] if evals else {}
         metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
-        _write_json(out / "metrics.json", metrics)
+        write_json(out / "metrics.json", metrics)
 
     def do_eval(step):
         r = evaluate(model, corpus.heldout, n_eval, T, b, device)
@@ -371,7 +364,7 @@ def bench(out, presets=("small", "dormouse-1b"), steps: int = 30, batch: int = 8
         rows.append({k: m.get(k) for k in keys})
         print(json.dumps(rows[-1]), flush=True)
     Path(out).mkdir(parents=True, exist_ok=True)
-    _write_json(Path(out) / "bench.json", dict(command=" ".join(sys.argv), runs=rows))
+    write_json(Path(out) / "bench.json", dict(command=" ".join(sys.argv), runs=rows))
     return rows
 
 def check(out, device=None) -> dict:
@@ -404,7 +397,7 @@ def check(out, device=None) -> dict:
         r["bankmuon_1b_bank_ms"] = (time.perf_counter() - t0) / 5 * 1e3
         del ps, opt; torch.cuda.empty_cache()
     Path(out).mkdir(parents=True, exist_ok=True)
-    _write_json(Path(out) / "check.json", r)
+    write_json(Path(out) / "check.json", r)
     print(json.dumps(r, indent=1, default=str))
     if not (ep["ok"] and r["bankmuon_ok"]): raise AssertionError(f"dormouse check failed: see {Path(out) / 'check.json'}")
     return r
