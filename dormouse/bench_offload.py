@@ -15,7 +15,8 @@ from . import offload
 from .offload import OffloadError
 
 # %% auto #0
-__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'fits', 'largest_batch', 'env_info', 'main']
+__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
+           'env_info', 'main']
 
 # %% ../nbs/06b_bench_offload.ipynb #853b3e0f
 GiB = 2 ** 30
@@ -109,6 +110,43 @@ class Bench:
                     prefetched_per_step=s["offload_prefetched"] / steps, pinned_pool_gib=s["offload_pool_bytes"] / GiB,
                     status="ok")
 
+# %% ../nbs/06b_bench_offload.ipynb #6b60ab42
+def _nbytes(ts, device) -> int:
+    "Bytes of the distinct storages behind tensors `ts` that live on `device`."
+    seen = {}
+    for t in ts:
+        if t is not None and t.device == device: seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+    return sum(seen.values())
+
+def state_bytes(bench: Bench) -> dict:
+    "GiB of weights, gradients, optimizer state (their sum: `static_gib`) and the banks' bf16 copy, on `bench`'s device."
+    ps = list(bench.model.parameters())
+    state = [v for opt in bench.opt.opts.values() for st in opt.state.values() for v in st.values() if torch.is_tensor(v)]
+    moe = bench.model.loop.moe
+    d = dict(weights_gib=_nbytes(ps, bench.device) / GiB, grads_gib=_nbytes((p.grad for p in ps), bench.device) / GiB,
+             optim_state_gib=_nbytes(state, bench.device) / GiB,
+             bank_copy_gib=(moe.w13.numel() + moe.w2.numel()) * 2 / GiB)   # bf16
+    d["static_gib"] = d["weights_gib"] + d["grads_gib"] + d["optim_state_gib"]
+    return d
+
+def pinned_bandwidth(device, gib: float = 0.5, reps: int = 5) -> dict:
+    "GB/s of pinned host<->device copies of `gib`: each direction alone, then both at once (per direction)."
+    n = int(gib * GiB)
+    h_in, h_out = torch.empty(n, dtype=torch.uint8, pin_memory=True), torch.empty(n, dtype=torch.uint8, pin_memory=True)
+    d_in, d_out = torch.empty(n, dtype=torch.uint8, device=device), torch.empty(n, dtype=torch.uint8, device=device)
+    s1, s2 = torch.cuda.Stream(device), torch.cuda.Stream(device)
+    def gbs(fn):
+        ts = []
+        for _ in range(reps + 1):
+            torch.cuda.synchronize(device); t0 = time.perf_counter(); fn(); torch.cuda.synchronize(device)
+            ts.append(time.perf_counter() - t0)
+        return n / statistics.median(ts[1:]) / 1e9      # the first copy is a warmup
+    def duplex():
+        with torch.cuda.stream(s1): d_in.copy_(h_in, non_blocking=True)
+        with torch.cuda.stream(s2): h_out.copy_(d_out, non_blocking=True)
+    return dict(h2d_gbs=gbs(lambda: d_in.copy_(h_in, non_blocking=True)),
+                d2h_gbs=gbs(lambda: h_out.copy_(d_out, non_blocking=True)), duplex_gbs_each=gbs(duplex), copy_gib=gib)
+
 # %% ../nbs/06b_bench_offload.ipynb #b7c4b912
 def fits(bench: Bench, arm, b: int) -> bool:
     "Whether `arm` trains two steps at batch `b` without running out of memory."
@@ -192,6 +230,12 @@ def main(argv=None):
             r = dict(arm, status=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"); bench.free()
         rows.append(r); _write(out, "table", rows)
         print({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()}, flush=True)
+        if arm["method"] == "none" and r["status"] == "ok":     # its gradients and optimizer state are still there
+            summary["state"] = st = state_bytes(bench)
+            st["max_cut_pct"] = 100 * (1 - st["static_gib"] / r["peak_alloc_gib"]) if r["peak_alloc_gib"] else None
+            print("besides activations:", {k: round(v, 3) for k, v in st.items() if v is not None}, flush=True)
+    if bench.cuda:
+        summary["bus"] = pinned_bandwidth(bench.device); print("pinned copies:", summary["bus"], flush=True)
     base = next((r for r in rows if r["method"] == "none" and r["status"] == "ok"), None)
     for r in rows:
         if base and r.get("status") == "ok" and base["peak_alloc_gib"] > 0:
