@@ -15,8 +15,8 @@ from . import offload
 from .offload import OffloadError
 
 # %% auto #0
-__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
-           'env_info', 'main']
+__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'on_device', 'state_bytes', 'pinned_bandwidth', 'fits',
+           'largest_batch', 'env_info', 'main']
 
 # %% ../nbs/06b_bench_offload.ipynb #853b3e0f
 GiB = 2 ** 30
@@ -111,11 +111,15 @@ class Bench:
                     status="ok")
 
 # %% ../nbs/06b_bench_offload.ipynb #6b60ab42
+def on_device(d: torch.device, device: torch.device) -> bool:
+    "Whether a tensor on `d` is on `device`: `cuda` (no index) means any CUDA device, as `cuda:0` tensors report."
+    return d.type == device.type and (device.index is None or d.index == device.index)
+
 def _nbytes(ts, device) -> int:
     "Bytes of the distinct storages behind tensors `ts` that live on `device`."
     seen = {}
     for t in ts:
-        if t is not None and t.device == device: seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+        if t is not None and on_device(t.device, device): seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
     return sum(seen.values())
 
 def state_bytes(bench: Bench) -> dict:
