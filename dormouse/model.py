@@ -7,14 +7,15 @@ Docs: https://dormouse-ml.github.io/dormouse/model.html.md"""
 
 # %% ../nbs/03_model.ipynb #acc94466
 from __future__ import annotations
-import math
+import contextlib, math
 import torch, torch.nn as nn, torch.nn.functional as F
 from .config import Config, ModelConfig, make_config
 from .offload import run_block, register_cast
 
 # %% auto #0
 __all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
-           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'compare_expert_paths', 'count_params', 'format_params']
+           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'compare_expert_paths', 'count_params',
+           'format_params']
 
 # %% ../nbs/03_model.ipynb #82ed307e
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
@@ -257,6 +258,11 @@ def build_model(cfg: Config, device=None) -> ByteLM:
         if cfg.engram.mode == "host": model.engram.to_host()
     return model
 
+# %% ../nbs/03_model.ipynb #174e26b8
+def autocast(device):
+    "bf16 autocast on CUDA; plain fp32 elsewhere."
+    return torch.autocast("cuda", dtype=torch.bfloat16) if torch.device(device).type == "cuda" else contextlib.nullcontext()
+
 # %% ../nbs/03_model.ipynb #a8e54b52
 def compare_expert_paths(d=64, n_experts=8, top_k=2, d_expert=32, b=2, t=24, device="cpu", seed=0) -> dict:
     "Relative max differences loop vs grouped (out, dx, dw13, dw2), load equality, and an empty expert's grad."
@@ -270,12 +276,11 @@ def compare_expert_paths(d=64, n_experts=8, top_k=2, d_expert=32, b=2, t=24, dev
     moe.to(device)
     x = torch.randn(b, t, d, generator=g).to(device)
     w = torch.linspace(-1, 1, b * t * d, device=device).view(b, t, d)
-    ctx = torch.autocast("cuda", dtype=torch.bfloat16) if torch.device(device).type == "cuda" else torch.autocast("cpu", enabled=False)
     res = {}
     for path in ("loop", "grouped"):
         moe.zero_grad(); moe.path = path
         xx = x.clone().requires_grad_()
-        with ctx: y, load, _ = moe(xx)
+        with autocast(device): y, load, _ = moe(xx)
         (y.float() * w).sum().backward()
         res[path] = (y.detach().float(), xx.grad.float(), moe.w13.grad.float(), moe.w2.grad.float(), load)
     rel = lambda a, b: ((a - b).abs().max() / b.abs().max().clamp_min(1e-12)).item()

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from .engram import ngram_keys
+from .model import autocast
+from .optim import grad_clip_norm, train_step
 
 # %% auto #0
 __all__ = ['ARMS', 'Slot', 'Item', 'Pipeline', 'run_steps', 'tiny_setup', 'compare', 'bench', 'main']
@@ -203,31 +205,22 @@ class Pipeline:
             self.items.clear(); self.armed = self.served = None
 
 # %% ../nbs/07_prefetch.ipynb #c9cf5ac7
-def _autocast(device):
-    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else torch.autocast("cpu", enabled=False)
-
 def run_steps(model, opt, batch_fn, steps, device, pipelined: bool, start: int = 0, timer=None, eval_at=(),
-              eval_batch=None):
-    "Train `steps` steps from `start`; per-step losses (floats) and, with `timer`, per-step figures."
+              eval_batch=None, clip: float | None = None):
+    """Train `steps` steps from `start`, clipping at `clip` (default: the model's `optim.grad_clip`);
+    per-step losses (floats) and, with `timer`, per-step figures."""
     device = torch.device(device)
     eng = model.engram
     pf = Pipeline(eng, batch_fn, device) if pipelined and eng is not None and eng.mode == "host" else None
+    clip = grad_clip_norm(model.cfg.optim) if clip is None else clip
     losses, rows = [], []
-    params = [p for p in model.parameters() if p.requires_grad]
     try:
         for s in range(start, start + steps):
             if device.type == "cuda": torch.cuda.synchronize(device)
             t0 = time.perf_counter()
             nxt = s + 1 if s + 1 < start + steps else None
             batch = pf.batch(s, nxt) if pf is not None else batch_fn(s).to(device, non_blocking=True)
-            with _autocast(device): loss = model.loss(batch[:, :-1], batch[:, 1:])
-            loss, ce = loss if isinstance(loss, tuple) else (loss, loss)
-            losses.append(ce.item())
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0).item()
-            if eng is not None: (pf.after_backward(s) if pf is not None else eng.after_backward(s))
-            opt.step(); opt.zero_grad()
-            if hasattr(model, "after_step"): model.after_step()
+            losses.append(train_step(model, opt, batch, s, clip, pipeline=pf)[0])
             if device.type == "cuda": torch.cuda.synchronize(device)
             if timer is not None:
                 r = dict(step=s, ms=(time.perf_counter() - t0) * 1e3)
@@ -236,7 +229,7 @@ def run_steps(model, opt, batch_fn, steps, device, pipelined: bool, start: int =
                 rows.append(r)
             if s in eval_at:                                       # an eval forward mid-pipeline
                 model.eval()
-                with torch.no_grad(), _autocast(device): model(eval_batch.to(device))
+                with torch.no_grad(), autocast(device): model(eval_batch.to(device))
                 model.train()
     finally:
         if pf is not None: pf.close()

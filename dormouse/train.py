@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/train.html.md"""
 
 # %% ../nbs/09_train.ipynb #6f39ab0a
 from __future__ import annotations
-import argparse, contextlib, csv, json, math, os, statistics, subprocess, sys, time
+import argparse, csv, json, math, os, statistics, subprocess, sys, time
 from pathlib import Path
 import numpy as np
 import torch, torch.nn.functional as F
@@ -15,15 +15,15 @@ from tqdm.auto import tqdm
 import dormouse
 from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count, write_json
 from .data import load_corpus, batch_at, eval_windows
-from .model import build_model, count_params
+from .model import autocast, build_model, count_params
 from . import offload
-from .optim import Optimizers, lr_factor
+from .optim import Optimizers, grad_clip_norm, lr_factor, train_step
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
                                  resolve_checkpoint, rng_state, set_rng_state)
 
 # %% auto #0
-__all__ = ['PEAK_BF16', 'TrainingDiverged', 'pick_device', 'autocast', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for',
-           'print_eval', 'StepLog', 'read_log', 'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train',
+__all__ = ['PEAK_BF16', 'TrainingDiverged', 'pick_device', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for', 'print_eval',
+           'StepLog', 'read_log', 'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train',
            'add_eval_args', 'cli_eval', 'bench', 'check', 'main']
 
 # %% ../nbs/09_train.ipynb #e3ed1bfe
@@ -35,10 +35,6 @@ def pick_device(name: str = "auto") -> torch.device:
     if name == "auto": name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available(): raise ConfigError("train.device is 'cuda' but no CUDA device is available")
     return torch.device(name)
-
-def autocast(device: torch.device):
-    "bf16 autocast on CUDA; plain fp32 elsewhere."
-    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else contextlib.nullcontext()
 
 PEAK_BF16 = {"H100": 989.4e12, "H200": 989.4e12, "GH200": 989.4e12, "A100": 312e12, "L40S": 362e12, "4090": 165.2e12}
 
@@ -212,7 +208,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
         from .prefetch import Pipeline      # the next step's batch and Engram rows, prepared while this one computes
         pf = Pipeline(eng, lambda i: batch_at(corpus.train, i, b, T, tc.seed), device)
     status, times, last_loss = "ok", [], None
-    clip = cfg.optim.grad_clip if cfg.optim.grad_clip > 0 else float("inf")   # inf: measure the norm, never clip
+    clip = grad_clip_norm(cfg.optim)                  # inf when grad_clip <= 0: measure the norm, never clip
     metrics = dict(preset=cfg.preset, steps=steps, start_step=start, seed=tc.seed, **info, torch=torch.__version__,
                    **git_info(), params_total=counts["total"], params_active=counts["active"],
                    flops_per_byte=counts["flops_per_byte"], flops_per_step=flops_per_step,
@@ -232,6 +228,10 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
         metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
         write_json(out / "metrics.json", metrics)
 
+    def diverged(what, value):    # called by train_step during step s, before the bad value touched any state
+        raise TrainingDiverged(f"{what} is {value} at step {s + 1}: stopping. Nothing from this step was applied; "
+                               f"the last good checkpoint is {latest_checkpoint(ckroot) if ckroot.exists() else 'none (no checkpoint was written)'}")
+
     def do_eval(step):
         r = evaluate(model, corpus.heldout, n_eval, T, b, device)
         print_eval(step, r)
@@ -247,20 +247,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             f = lr_factor(s, steps, cfg.optim); opt.set_lr(f)
             if pf is not None: batch = pf.batch(s, s + 1 if s + 1 < steps else None)
             else: batch = batch_at(corpus.train, s, b, T, tc.seed).to(device, non_blocking=True)
-            with autocast(device): loss, ce = loss_fn(batch[:, :-1], batch[:, 1:])
-            lv = ce.item()
-            if not (math.isfinite(lv) and math.isfinite(loss.item())):
-                raise TrainingDiverged(f"loss is {lv} at step {s + 1}: stopping. Nothing from this step was applied; "
-                                       f"the last good checkpoint is {latest_checkpoint(ckroot) if ckroot.exists() else 'none (no checkpoint was written)'}")
-            loss.backward()
-            gn = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
-            if not math.isfinite(gn):
-                raise TrainingDiverged(f"gradient norm is {gn} at step {s + 1}: stopping. Nothing from this step was applied; "
-                                       f"the last good checkpoint is {latest_checkpoint(ckroot) if ckroot.exists() else 'none (no checkpoint was written)'}")
-            if pf is not None: pf.after_backward(s)          # the host update runs on the pipeline's worker
-            elif eng is not None and hasattr(eng, "after_backward"): eng.after_backward(s)
-            opt.step(); opt.zero_grad()
-            model.after_step()
+            lv, gn = train_step(model, opt, batch, s, clip, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
             if device.type == "cuda": torch.cuda.synchronize(device)
             ms = (time.perf_counter() - t0) * 1e3
             done, last_loss = s + 1, lv

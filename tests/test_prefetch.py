@@ -5,45 +5,28 @@ the GPU (skipped without CUDA) the pipeline with its side stream equals the sync
 
 Runs on the CPU, or on `$DORMOUSE_TEST_DEVICE` (e.g. `cuda` on the GPU machine).
 """
-import csv, hashlib, os, subprocess, sys
-from pathlib import Path
+import os
 
 import pytest
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")   # deterministic cuBLAS (before CUDA starts)
 import torch
+from helpers import DEVICE, digest, log, run, train_cmd
 
-ROOT = Path(__file__).resolve().parents[1]
 STEPS, CKPT_EVERY, EVAL_EVERY = 10, 4, 3
-DEVICE = os.environ.get("DORMOUSE_TEST_DEVICE", "cpu")
 SETS = ["engram.enabled=true", "engram.mode=host", "engram.rows=4096", "engram.ram_reserve_gb=0.5",
         f"train.steps={STEPS}", f"train.ckpt_every={CKPT_EVERY}", f"train.eval_every={EVAL_EVERY}",
         "train.eval_bytes=4096", "train.progress=false", f"train.device={DEVICE}"]
 
 
-def run(out, prefetch):
-    sets = [*SETS, f"engram.prefetch={str(prefetch).lower()}"]
-    cmd = [sys.executable, "-m", "dormouse.train", "train", "--preset", "tiny", "--out", str(out),
-           *[a for s in sets for a in ("--set", s)]]
-    # one OpenMP thread, and passive waiting: numba's and torch's OpenMP teams otherwise spin against each other
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive", PYTHONPATH=str(ROOT))
-    env.pop("DORMOUSE_TEST_PAUSE", None)
-    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return r
-
-
-def log(out):
-    with open(Path(out) / "log.csv", newline="") as f: return list(csv.DictReader(f))
-
-
-def digest(p): return hashlib.sha256(Path(p).read_bytes()).hexdigest()
+def train(out, prefetch):
+    return run(train_cmd(out, [*SETS, f"engram.prefetch={str(prefetch).lower()}"]))
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     d = tmp_path_factory.mktemp("prefetch")
     sync, pipe = d / "sync", d / "pipelined"
-    r1, r2 = run(sync, False), run(pipe, True)
+    r1, r2 = train(sync, False), train(pipe, True)
     return sync, pipe, r1, r2
 
 
