@@ -269,6 +269,7 @@ def bench_train(preset="small", arms=("off", "device:4M", "host:4M", "host:16M")
             if k in lg: r[f"engram_{k}"] = float(pd.to_numeric(lg[k]).mean())
         rows.append(r); log(r)
         gc.collect()
+        if torch.cuda.is_available(): torch.cuda.empty_cache()   # else the next arm's reserved peak starts at this one's
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_bench_engram.ipynb #883c892f
