@@ -7,14 +7,15 @@ Docs: https://dormouse-ml.github.io/dormouse/checkpoint.html.md"""
 
 # %% ../nbs/08_checkpoint.ipynb #730118ac
 from __future__ import annotations
-import hashlib, json, os, random, shutil
+import hashlib, json, os, random, shutil, zlib
 from pathlib import Path
 import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['MANIFEST', 'LATEST', 'rng_state', 'set_rng_state', 'CheckpointError', 'sha256_file', 'step_name', 'save_checkpoint',
-           'list_checkpoints', 'latest_checkpoint', 'resolve_checkpoint', 'verify_checkpoint', 'load_checkpoint']
+__all__ = ['MANIFEST', 'LATEST', 'DIGESTS', 'rng_state', 'set_rng_state', 'CheckpointError', 'sha256_file', 'crc32_file',
+           'step_name', 'save_checkpoint', 'list_checkpoints', 'latest_checkpoint', 'resolve_checkpoint',
+           'verify_checkpoint', 'load_checkpoint']
 
 # %% ../nbs/08_checkpoint.ipynb #0098ca72
 def rng_state() -> dict:
@@ -52,6 +53,14 @@ def sha256_file(p: Path, chunk: int = 1 << 24) -> str:
         while b := f.read(chunk): h.update(b)
     return h.hexdigest()
 
+def crc32_file(p: Path, chunk: int = 1 << 24) -> str:
+    c = 0
+    with open(p, "rb") as f:
+        while b := f.read(chunk): c = zlib.crc32(b, c)
+    return f"{c:08x}"
+
+DIGESTS = {"sha256": sha256_file, "crc32": crc32_file}
+
 def step_name(step: int) -> str: return f"step_{step:06d}"
 
 def _write_latest(root: Path, name: str):
@@ -64,7 +73,8 @@ def _write_latest(root: Path, name: str):
 def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pause=None) -> Path:
     """Write `parts` (name -> object for torch.save) and whatever each `writers` callable writes
     into a temp dir, then atomically publish it as `root/step_NNNNNN` and point `latest` at it.
-    Keeps the newest `keep` checkpoints."""
+    A writer may return `{relative path: {"bytes": n, "crc32": hex}}` for files it checksummed while
+    writing; every other file gets a sha256. Keeps the newest `keep` checkpoints."""
     root = Path(root); root.mkdir(parents=True, exist_ok=True)
     for d in root.glob(".tmp-*"): shutil.rmtree(d, ignore_errors=True)   # debris of killed saves
     name = step_name(step)
@@ -74,11 +84,15 @@ def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pau
         with open(tmp / f"{k}.pt", "wb") as f:
             torch.save(obj, f); f.flush(); os.fsync(f.fileno())
         if pause: pause("save", step)   # tests: a kill in the middle of a save
-    for w in writers: w(tmp)
+    given = {}
+    for w in writers:
+        r = w(tmp)
+        if isinstance(r, dict): given.update(r)
     files = sorted(p for p in tmp.rglob("*") if p.is_file())
     for p in files: _fsync_path(p)
-    man = dict(format=1, step=step,
-               files={str(p.relative_to(tmp)): dict(bytes=p.stat().st_size, sha256=sha256_file(p)) for p in files})
+    entry = lambda rel, p: (given[rel] if rel in given and given[rel].get("bytes") == p.stat().st_size
+                            else dict(bytes=p.stat().st_size, sha256=sha256_file(p)))
+    man = dict(format=1, step=step, files={str(p.relative_to(tmp)): entry(str(p.relative_to(tmp)), p) for p in files})
     with open(tmp / MANIFEST, "w") as f:
         json.dump(man, f, indent=1); f.flush(); os.fsync(f.fileno())
     _fsync_path(tmp)
@@ -127,7 +141,7 @@ def resolve_checkpoint(path) -> Path:
     raise CheckpointError(f"{p} holds no checkpoint (expected a step_* dir, a ckpt/ dir with '{LATEST}', or a run dir with ckpt/)")
 
 def verify_checkpoint(path) -> dict:
-    "Check every file against the manifest (exists, size, sha256); the manifest, or a CheckpointError."
+    "Check every file against the manifest (exists, size, checksum); the manifest, or a CheckpointError."
     path = Path(path)
     mp = path / MANIFEST
     if not mp.exists(): raise CheckpointError(f"{mp} is missing: {path} is incomplete or not a checkpoint")
@@ -141,8 +155,10 @@ def verify_checkpoint(path) -> dict:
         size = f.stat().st_size
         if size != want["bytes"]:
             raise CheckpointError(f"checkpoint file {f} is truncated or damaged: {size:,} bytes, manifest says {want['bytes']:,}")
-        if sha256_file(f) != want["sha256"]:
-            raise CheckpointError(f"checkpoint file {f} is corrupt: sha256 differs from the manifest")
+        kind = next((k for k in DIGESTS if k in want), None)
+        if kind is None: raise CheckpointError(f"{mp} is corrupt: no checksum for {rel}")
+        if DIGESTS[kind](f) != want[kind]:
+            raise CheckpointError(f"checkpoint file {f} is corrupt: {kind} differs from the manifest")
     return man
 
 def load_checkpoint(path, parts=("model", "optim", "train"), map_location="cpu") -> dict:

@@ -656,23 +656,24 @@ def _manifest(e: Engram) -> dict:
     return dict(format=FORMAT, orders=e.orders, rows=e.rows, dim=e.dim, dtype="float32",
                 hash=hash_fingerprint(e.hash_words), sections=["weight", "momentum"])
 
-def save_tables(e: Engram, ckpt_dir) -> Path:
+def save_tables(e: Engram, ckpt_dir) -> dict:
+    "Write `engram.bin` and `engram.json`; the bin's size and crc32 for the checkpoint's manifest."
     d = Path(ckpt_dir); d.mkdir(parents=True, exist_ok=True)
     N, step = e.n_orders * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
     tmp = d / f"engram.bin.tmp{os.getpid()}"
-    crcs = {}
+    crcs, whole = {}, 0
     with open(tmp, "wb") as f:
         for kind in ("weight", "momentum"):
             c = 0
             for s in range(0, N, step):
                 a = e.store.read_chunk(kind, s, min(step, N - s))
-                c = zlib.crc32(a, c); f.write(a)
+                c, whole = zlib.crc32(a, c), zlib.crc32(a, whole); f.write(a)
             crcs[kind] = f"{c:08x}"
         f.flush(); os.fsync(f.fileno())
     man = dict(_manifest(e), t=e.t, bytes=2 * N * e.dim * 4, crc32=crcs)
     os.replace(tmp, d / "engram.bin")
     (d / "engram.json.tmp").write_text(json.dumps(man, indent=1)); os.replace(d / "engram.json.tmp", d / "engram.json")
-    return d / "engram.bin"
+    return {"engram.bin": dict(bytes=man["bytes"], crc32=f"{whole:08x}")}   # checksummed on the way out: not read back
 
 def load_tables(e: Engram, ckpt_dir) -> dict:
     d = Path(ckpt_dir)
