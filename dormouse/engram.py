@@ -516,6 +516,8 @@ class Engram(nn.Module):
         if self.gate is not None: nn.init.zeros_(self.gate.bias)
         self.t = 0                          # updates applied (the Sinkhorn phase)
         self._pending, self._metrics, self._pinned = [], {}, {}
+        self.last_update = {}               # the figures of the latest finished update (see `momentum_update`)
+        self.server = None                  # a row server consulted by every forward (see `serve`)
         self._layout, self._hugepages = layout, PAGES[ecfg.host_pages] if hugepages is None else hugepages
         if ecfg.mode == "host":
             self.store = self._new_host_table(init=True)
@@ -586,9 +588,19 @@ class Engram(nn.Module):
         rows.requires_grad_(torch.is_grad_enabled())
         return uniq, inv, rows
 
+    def serve(self, server):
+        "Attach a row server (`server.rows(x)` -> a prepared item or None; see above), or detach it with None."
+        if server is not None and self.server is not None and server is not self.server:
+            raise RuntimeError("this Engram is already served by another row server")
+        self.server = server
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         b, t = x.shape
-        uniq, inv, rows = self.rows_for_batch(self.ids(x))
+        it = self.server.rows(x) if self.server is not None else None
+        if it is not None:                  # prepared by the server for this very batch
+            uniq, inv, rows = it.uniq, it.inv, it.rows.requires_grad_(True)
+            self._metrics.update(h2d_bytes=it.h2d_bytes, ids_cpu=it.uc, unique_rows=len(it.uc))
+        else: uniq, inv, rows = self.rows_for_batch(self.ids(x))
         if rows.requires_grad and self.training: self._pending.append((uniq, self._metrics["ids_cpu"], rows))
         e = F.rms_norm(F.embedding(inv, rows).view(b, t, self.width), (self.width,), eps=1e-6)
         y = self.proj(e)
@@ -596,8 +608,9 @@ class Engram(nn.Module):
         return y
 
     # -- the update ---------------------------------------------------------------------------
-    def momentum_update(self, ids: torch.Tensor, grad: torch.Tensor, ids_cpu=None):
-        "Apply the update rule (update number `self.t + 1`) to rows `ids` with grads `grad [U, dim]`."
+    def momentum_update(self, ids: torch.Tensor, grad: torch.Tensor, ids_cpu=None, step: int | None = None) -> dict:
+        """Apply the update rule (update number `self.t + 1`) to rows `ids` with grads `grad [U, dim]`; its
+        figures, recorded under training step `step` as `last_update`, are returned."""
         k = self.t + 1
         sink = is_sinkhorn_step(k, self.ecfg.sinkhorn_every)
         t0 = time.perf_counter()
@@ -613,11 +626,14 @@ class Engram(nn.Module):
         else:
             self.store.momentum_update(ids, grad.detach(), sink, self.ecfg.lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
         self.t = k
-        self._metrics.update(update_ms=(time.perf_counter() - t0) * 1e3, d2h_bytes=d2h, sinkhorn=sink)
+        # one new dict, assigned at once: a reader on another thread sees a whole record, never a mix
+        self.last_update = rec = dict(step=step, update_ms=(time.perf_counter() - t0) * 1e3, d2h_bytes=d2h, sinkhorn=sink)
+        return rec
 
-    def after_backward(self, step: int | None = None):
-        "Update the rows read by this step's training forward(s) from their gradients; clear them."
-        if not self._pending: return
+    def pop_grads(self):
+        """`(uniq, uniq_cpu or None, grad [U, dim])` for the rows read by this step's training forward(s),
+        merged when there were several; clears them. None when no training forward is pending."""
+        if not self._pending: return None
         if len(self._pending) == 1:
             uniq, uc, rows = self._pending[0]
             g = rows.grad if rows.grad is not None else torch.zeros_like(rows)
@@ -628,14 +644,20 @@ class Engram(nn.Module):
             g = torch.zeros(len(uniq), self.dim, device=gs.device).index_add_(0, inv, gs)
             uc = None
         self._pending.clear()
-        self.momentum_update(uniq, g, uc)
+        return uniq, uc, g
+
+    def after_backward(self, step: int | None = None):
+        "Update the rows read by this step's training forward(s) from their gradients; clear them."
+        p = self.pop_grads()
+        if p is not None: uniq, uc, g = p; self.momentum_update(uniq, g, uc, step=step)
 
     def step_metrics(self) -> dict:
-        "This step's Engram figures: unique rows, host<->device bytes, update ms, host table GB."
-        m = self._metrics
+        """The last training forward's unique rows and host->device bytes; the latest finished update's
+        ms and device->host bytes, with `update_step`, the step it belongs to; the host table's GB."""
+        m, u = self._metrics, self.last_update
         return dict(unique_rows=int(m.get("unique_rows", 0)), h2d_bytes=int(m.get("h2d_bytes", 0)),
-                    d2h_bytes=int(m.get("d2h_bytes", 0)), update_ms=float(m.get("update_ms", 0.0)),
-                    host_table_gb=self.store.nbytes / 1e9 if self.mode == "host" else 0.0)
+                    d2h_bytes=int(u.get("d2h_bytes", 0)), update_ms=float(u.get("update_ms", 0.0)),
+                    update_step=u.get("step"), host_table_gb=self.store.nbytes / 1e9 if self.mode == "host" else 0.0)
 
     # -- checkpoints --------------------------------------------------------------------------
     def save_tables(self, ckpt_dir):

@@ -62,10 +62,11 @@ class Pipeline:
         self.items: dict[int, Item] = {}       # prepared (or being prepared), not yet handed out
         self.tasks: list = []                  # worker futures not yet waited for
         self.armed = self.served = None
-        self.last_update = None
+        self.last_update = None                # the future of the latest update given to the worker
+        self.update_rec = {}                   # the Engram's record of the update this step's row reports
         self._waits = None
-        self.metrics = dict(prefetch_wait_ms=0.0, stream_wait_ms=0.0, patch_rows=0)
-        eng.ids, eng.rows_for_batch = self._ids, self._rows_for_batch      # instance hooks (see close)
+        self.metrics = dict(prefetch_wait_ms=0.0, stream_wait_ms=0.0, patch_rows=0, d2h_bytes=0)
+        eng.serve(self)                        # forwards now ask `rows` (see close)
 
     # -- worker side ------------------------------------------------------------------------------
     def _prepare(self, it: Item):
@@ -93,11 +94,12 @@ class Pipeline:
         it.h2d_bytes = xb.numel() * 8 + ib[:U + inv.numel()].numel() * 8 + rows.numel() * 4
         return it
 
-    def _update(self, uniq, uc, g, gevent, todo):
-        "The host update of one step, then the patch of every prepared item it overlaps."
+    def _update(self, uniq, uc, g, gevent, todo, step):
+        "The host update of step `step`, then the patch of every prepared item it overlaps."
         if gevent is not None: gevent.synchronize()
-        self.eng.momentum_update(uniq, g, uc)
-        for it in todo: self._patch(it, uc)
+        self.eng.momentum_update(uniq, g, uc, step=step)
+        changed = uc if uc is not None else uniq.cpu()
+        for it in todo: self._patch(it, changed)
 
     def _patch(self, it: Item, changed: torch.Tensor):
         "Rewrite `it`'s rows whose ids are in `changed` (sorted unique) from the updated table."
@@ -136,6 +138,7 @@ class Pipeline:
         for s in [s for s in self.items if s != next_step]: self.items.pop(s)    # a jump: stale, unused
         self.drain()                         # prepare(step) and the update/patch that must precede it
         self.metrics["prefetch_wait_ms"] = (time.perf_counter() - t0) * 1e3
+        self.update_rec = self.eng.last_update          # every earlier update has finished, no later one began
         if next_step is not None: self.prefetch(next_step)
         if self.cuda:
             cur = torch.cuda.current_stream(self.device)
@@ -147,33 +150,34 @@ class Pipeline:
         self.metrics["patch_rows"] = it.patched
         return it.batch
 
-    def _ids(self, x):
+    def rows(self, x):
+        """The Engram's question (`Engram.serve`): the prepared item when `x` is the batch `batch` handed
+        out (its `[:, :-1]` view) and the forward is a training one; else None, the worker drained."""
         it = self.armed
         if (it is not None and self.eng.training and torch.is_grad_enabled() and x.device == it.batch.device
                 and x.data_ptr() == it.batch.data_ptr() and tuple(x.shape) == (it.batch.shape[0], it.batch.shape[1] - 1)
                 and x.stride() == it.batch.stride()):
-            return it.inv                                    # a token: rows_for_batch serves the item
-        return type(self.eng).ids(self.eng, x)
-
-    def _rows_for_batch(self, ids):
-        it = self.armed
-        if it is not None and ids is it.inv:
             self.armed, self.served = None, it
-            self.eng._metrics.update(h2d_bytes=it.h2d_bytes, ids_cpu=it.uc, unique_rows=len(it.uc))
-            return it.uniq, it.inv, it.rows.requires_grad_(True)
+            return it
         self.drain()                                          # anything else reads the table as it is now
-        return type(self.eng).rows_for_batch(self.eng, ids)
+        return None
 
     def after_backward(self, step: int | None = None):
         "Send this step's row grads to the worker's host update (and the patch of the next item)."
         eng, it = self.eng, self.served
-        pend = eng._pending
-        if it is None or len(pend) != 1 or pend[0][2] is not it.rows:
-            self.drain(); eng.after_backward(step); return       # not the served forward: the plain path
         self.served = None
-        uniq, uc, rows = pend[0]; pend.clear()
-        g = rows.grad if rows.grad is not None else torch.zeros_like(rows)
+        p = eng.pop_grads()
+        if p is None: self.drain(); return
+        uniq, uc, g = p
+        if it is None or uc is not it.uc:       # not (only) the served forward: update now, after the worker's tasks
+            self.drain()
+            self._update(uniq, uc, g, None, list(self.items.values()), step)
+            self.update_rec = eng.last_update
+            self.metrics["d2h_bytes"] = self.update_rec["d2h_bytes"]
+            return
+        step = it.step if step is None else step
         gevent = None
+        self.metrics["d2h_bytes"] = 0
         if self.cuda:
             if self.last_update is not None: self.last_update.result()     # the grad buffer is free again
             gb = self.grad_slot.get("grad", len(g), eng.dim)[:len(g)]
@@ -185,23 +189,24 @@ class Pipeline:
             g = gb
             self.metrics["d2h_bytes"] = g.numel() * 4
         else: g = g.detach()
-        f = self.pool.submit(self._update, uniq, uc, g, gevent, list(self.items.values()))
+        f = self.pool.submit(self._update, uniq, uc, g, gevent, list(self.items.values()), step)
         self.tasks.append(f); self.last_update = f
 
     def step_metrics(self) -> dict:
-        "Host wait at the step's start, the default stream's wait on the side stream (ms), rows patched."
-        m = dict(self.metrics)
+        """Host wait at the step's start, the default stream's wait on the side stream (ms), rows patched,
+        grad bytes copied; `update_ms` of the update named by `update_step` (step - 1 when pipelined)."""
+        m = dict(self.metrics, update_ms=float(self.update_rec.get("update_ms", 0.0)), update_step=self.update_rec.get("step"))
         if self._waits is not None:
             e0, e1 = self._waits
             if e1.query(): m["stream_wait_ms"] = e0.elapsed_time(e1)
         return m
 
     def close(self):
-        "Finish the worker's tasks and give the Engram its own methods back."
+        "Finish the worker's tasks and detach from the Engram."
         try: self.drain()
         finally:
             self.pool.shutdown(wait=True)
-            for k in ("ids", "rows_for_batch"): self.eng.__dict__.pop(k, None)
+            self.eng.serve(None)
             self.items.clear(); self.armed = self.served = None
 
 # %% ../nbs/07_prefetch.ipynb #c9cf5ac7
@@ -263,7 +268,7 @@ def compare(cfg, data, steps: int = 8, device="cpu", seed: int = 0, eval_at=(2, 
         W, M = table_state(model.engram)
         out[name] = dict(losses=losses, W=W, M=M, t=model.engram.t, patched=sum(r.get("patch_rows", 0) for r in timer),
                          unique=[r["unique_rows"] for r in timer])
-        assert "ids" not in model.engram.__dict__, "the pipeline left its hooks on the Engram"
+        assert model.engram.server is None, "the pipeline is still attached to the Engram"
         del model, opt
     a, p = out["sync"], out["pipelined"]
     c = out.get("control")

@@ -205,7 +205,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     loss_fn = torch.compile(model.loss) if tc.compile else model.loss
     pf = None
     if eng is not None and cfg.engram.prefetch and getattr(eng, "mode", None) == "host":
-        from .prefetch import Pipeline      # the next step's batch and Engram rows, prepared while this one computes
+        from dormouse.prefetch import Pipeline      # the next step's batch and Engram rows, prepared while this one computes
         pf = Pipeline(eng, lambda i: batch_at(corpus.train, i, b, T, tc.seed), device)
     status, times, last_loss = "ok", [], None
     clip = grad_clip_norm(cfg.optim)                  # inf when grad_clip <= 0: measure the norm, never clip
@@ -256,6 +256,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             row = dict(step=done, loss=lv, lr=opt.lr("adam"), lr_factor=f, ms=ms, tokens=done * b * T, grad_norm=gn)
             if eng is not None and hasattr(eng, "step_metrics"): row.update(eng.step_metrics())
             if pf is not None: row.update(pf.step_metrics())
+            if row.get("update_step") is not None: row["update_step"] += 1   # train_step(s) is the log's step s + 1
             row.update(_offload_metrics())
             log.write(row)
             if tc.progress and (done % tc.log_every == 0 or done == steps):
