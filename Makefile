@@ -3,10 +3,10 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONUNBUFFERED := 1
-# torch threads on a shared 2-core box: one per process is much faster than two fighting
-export OMP_NUM_THREADS ?= 1
 # numba's and torch's OpenMP pools spin against each other unless idle threads sleep
 export OMP_WAIT_POLICY ?= PASSIVE
+# No global OMP_NUM_THREADS: `make demo`'s `dormouse ab` splits the cores between its parallel arms
+# itself (an OMP_NUM_THREADS in the environment wins). Only `make test` pins one thread per process.
 
 .PHONY: setup demo test test-gpu export lab docs docs-check
 
@@ -18,6 +18,9 @@ demo: setup
 	$(BIN)/dormouse demo
 
 # The module is what the notebooks export; the notebooks' tests; then pytest.
+# Two notebooks at once (and pytest's parallel training runs) on CI's 2-core box: one torch thread
+# per process is much faster than two fighting (unless OMP_NUM_THREADS is set already).
+test: export OMP_NUM_THREADS ?= 1
 test: setup
 	bash tools/check_export.sh
 	$(BIN)/python tools/readme.py --check

@@ -16,9 +16,9 @@ from .config import ConfigError, make_config, to_dict, write_json
 
 # %% auto #0
 __all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec', 'arm_overrides',
-           'load_spec', 'guard', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine',
-           'notebook_error', 'execute', 'ExperimentBusy', 'run_experiment', 'load_runs', 'decide', 'summary_table',
-           'render_report', 'add_ab_args', 'cli_ab', 'cli_demo']
+           'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error',
+           'execute', 'ExperimentBusy', 'run_experiment', 'load_runs', 'decide', 'summary_table', 'render_report',
+           'add_ab_args', 'cli_ab', 'cli_demo']
 
 # %% ../nbs/10_ab.ipynb #3a7fbf4c
 RULES = {
@@ -172,12 +172,6 @@ def _rebase(cfg, root: str):
     cfg.data.sources = [fix(str(s)) for s in cfg.data.sources]
     return cfg
 
-def guard(cfg):
-    "Fail fast when the run asks for more host RAM than this machine has (the Engram tables)."
-    if cfg.engram.enabled and cfg.engram.mode == "host":
-        from dormouse.memory import check_fits
-        check_fits(cfg.engram.rows, cfg.engram.dim, len(cfg.engram.orders), cfg.engram.ram_reserve_gb)
-
 def bpb_history(m: dict) -> list[dict]:
     "The held-out BPB points `[{step, bpb}]` of a metrics dict (step 0 = before training)."
     return [dict(step=int(e["step"]), bpb=float(e["bpb"])) for e in (m.get("evals") or [])]
@@ -188,7 +182,6 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     from dormouse.train import train
     cfg = _rebase(make_config(preset, overrides=_deep_merge(overrides or {}, {"train": {"seed": int(seed)}})), root)
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
-    guard(cfg)
     m = train(cfg, out_dir, resume=True)
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
     write_json(Path(out_dir)/"metrics.json", m)

@@ -15,9 +15,9 @@ import torch
 from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT, PAGES
 
 # %% auto #0
-__all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit', 'bench_table',
-           'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness', 'flat_summary', 'bench_train',
-           'modes_check', 'env_info', 'main']
+__all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'ENGRAM_LOG', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit',
+           'bench_table', 'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness', 'flat_summary',
+           'bench_train', 'modes_check', 'env_info', 'main']
 
 # %% ../nbs/05b_bench_engram.ipynb #8274bdd7
 @nb.njit(parallel=True, cache=True)
@@ -246,30 +246,24 @@ def flat_summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_bench_engram.ipynb #5616271f
+ENGRAM_LOG = ("unique_rows", "h2d_bytes", "d2h_bytes", "update_ms", "host_table_gb")   # log.csv columns, as engram_<col>
+
 def bench_train(preset="small", arms=("off", "device:4M", "host:4M", "host:16M"), steps: int = 30, out="bench_train",
                 sets=(), log=print) -> pd.DataFrame:
     "ms/step, peak GiB and Engram metrics of `steps` training steps per arm (`off`, `device[:rows]`, `host[:rows]`)."
-    from dormouse.config import make_config
-    from dormouse.train import train, read_log
+    from dormouse.train import bench_arm
+    for arm in arms:
+        if arm.partition(":")[0] not in ("off", "device", "host"): raise ValueError(f"bad arm {arm!r}: use off, device[:rows] or host[:rows]")
     rows = []
     for arm in arms:
         kind, _, size = arm.partition(":")
-        if kind not in ("off", "device", "host"): raise ValueError(f"bad arm {arm!r}: use off, device[:rows] or host[:rows]")
-        s = [f"train.steps={steps}", "train.progress=false", "train.eval_bytes=65536", f"engram.enabled={kind != 'off'}"]
-        if kind != "off": s.append(f"engram.mode={kind}")
-        if size: s.append(f"engram.rows={size}")
-        cfg = make_config(preset, sets=[*s, *sets])
-        d = Path(out) / f"{preset}-{arm.replace(':', '-')}"
-        m = train(cfg, d, resume=False, save=False)
+        s = [f"engram.enabled={kind != 'off'}"] + ([f"engram.mode={kind}"] if kind != "off" else []) + ([f"engram.rows={size}"] if size else [])
+        cfg, m = bench_arm(preset, Path(out) / f"{preset}-{arm.replace(':', '-')}", steps, [*s, *sets], log_means=ENGRAM_LOG)
         r = dict(preset=preset, arm=arm, rows=cfg.engram.rows if kind != "off" else 0, batch=cfg.data.batch_size,
                  seq=cfg.data.seq_len, steps=steps, ms_step=m["ms_per_step"], peak_allocated_gib=m.get("peak_allocated_gib"),
                  peak_reserved_gib=m.get("peak_reserved_gib"), final_loss=m["final_loss"], device=m.get("device_name"))
-        lg = pd.DataFrame(read_log(d / "log.csv")).iloc[cfg.train.metrics_warmup:]
-        for k in ("unique_rows", "h2d_bytes", "d2h_bytes", "update_ms", "host_table_gb"):
-            if k in lg: r[f"engram_{k}"] = float(pd.to_numeric(lg[k]).mean())
+        r.update({f"engram_{k}": m[f"mean_{k}"] for k in ENGRAM_LOG if f"mean_{k}" in m})
         rows.append(r); log(r)
-        gc.collect()
-        if torch.cuda.is_available(): torch.cuda.empty_cache()   # else the next arm's reserved peak starts at this one's
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_bench_engram.ipynb #883c892f

@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/train.html.md"""
 
 # %% ../nbs/09_train.ipynb #6f39ab0a
 from __future__ import annotations
-import argparse, csv, json, math, os, statistics, subprocess, sys, time
+import argparse, csv, gc, json, math, os, statistics, subprocess, sys, time
 from pathlib import Path
 import numpy as np
 import torch, torch.nn.functional as F
@@ -22,9 +22,9 @@ from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, late
                                  resolve_checkpoint, rng_state, set_rng_state)
 
 # %% auto #0
-__all__ = ['PEAK_BF16', 'TrainingDiverged', 'pick_device', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for', 'print_eval',
-           'StepLog', 'read_log', 'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train',
-           'add_eval_args', 'cli_eval', 'bench', 'check', 'main']
+__all__ = ['PEAK_BF16', 'BENCH_KEYS', 'TrainingDiverged', 'pick_device', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for',
+           'print_eval', 'StepLog', 'read_log', 'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train',
+           'add_eval_args', 'cli_eval', 'bench_arm', 'bench', 'check', 'main']
 
 # %% ../nbs/09_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -340,16 +340,29 @@ def cli_eval(args):
     else: print(f"BPB {r['bpb']:.4f} on {r['bytes']:,} bytes of {label} (checkpoint {c}, step {step})")
 
 # %% ../nbs/09_train.ipynb #945fd431
+def bench_arm(preset: str, out_dir, steps: int = 30, sets=(), log_means=()) -> tuple[Config, dict]:
+    """Train `preset` (with `sets`) `steps` steps into `out_dir`, without checkpoints; its config and metrics, plus
+    `mean_<col>` for each `log_means` column of `log.csv`, averaged over the steps after `train.metrics_warmup`."""
+    cfg = make_config(preset, sets=[f"train.steps={steps}", "train.eval_bytes=65536", "train.progress=false", *sets])
+    m = train(cfg, out_dir, resume=False, save=False)
+    rows = read_log(Path(out_dir) / "log.csv")
+    rows = rows[cfg.train.metrics_warmup:] or rows             # the steps ms_per_step is the median of
+    for k in log_means:
+        v = [r[k] for r in rows if isinstance(r.get(k), (int, float))]
+        if v: m[f"mean_{k}"] = statistics.fmean(v)
+    gc.collect()
+    if torch.cuda.is_available(): torch.cuda.empty_cache()   # else the next arm's reserved peak starts at this one's
+    return cfg, m
+
+BENCH_KEYS = ("preset", "device_name", "params_total", "params_active", "ms_per_step", "bytes_per_s", "mfu", "peak_allocated_gib",
+              "peak_reserved_gib", "heldout_bpb_start", "heldout_bpb", "heldout_bytes", "steps", "batch_size", "seq_len", "torch")
+
 def bench(out, presets=("small", "dormouse-1b"), steps: int = 30, batch: int = 8, seq: int = 512, sets=()) -> list[dict]:
-    "Train each preset briefly at `batch x seq` and collect its speed and memory figures."
+    "Train each preset briefly at `batch x seq` and collect its speed and memory figures (`BENCH_KEYS`) into `out/bench.json`."
     rows = []
     for p in presets:
-        cfg = make_config(p, sets=[f"data.batch_size={batch}", f"data.seq_len={seq}", f"train.steps={steps}",
-                                   "train.eval_bytes=65536", "train.progress=false", *sets])
-        m = train(cfg, Path(out) / p, resume=False, save=False)
-        keys = ("preset", "device_name", "params_total", "params_active", "ms_per_step", "bytes_per_s", "mfu",
-                "peak_allocated_gib", "peak_reserved_gib", "heldout_bpb_start", "heldout_bpb", "heldout_bytes", "steps", "batch_size", "seq_len", "torch")
-        rows.append({k: m.get(k) for k in keys})
+        _, m = bench_arm(p, Path(out) / p, steps, [f"data.batch_size={batch}", f"data.seq_len={seq}", *sets])
+        rows.append({k: m.get(k) for k in BENCH_KEYS})
         print(json.dumps(rows[-1]), flush=True)
     Path(out).mkdir(parents=True, exist_ok=True)
     write_json(Path(out) / "bench.json", dict(command=" ".join(sys.argv), runs=rows))
