@@ -90,8 +90,8 @@ def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pau
         if isinstance(r, dict): given.update(r)
     files = sorted(p for p in tmp.rglob("*") if p.is_file())
     for p in files: _fsync_path(p)
-    entry = lambda rel, p: (given[rel] if rel in given and given[rel].get("bytes") == p.stat().st_size
-                            else dict(bytes=p.stat().st_size, sha256=sha256_file(p)))
+    trusted = lambda rel, p: rel in given and "crc32" in given[rel] and given[rel].get("bytes") == p.stat().st_size
+    entry = lambda rel, p: given[rel] if trusted(rel, p) else dict(bytes=p.stat().st_size, sha256=sha256_file(p))
     man = dict(format=1, step=step, files={str(p.relative_to(tmp)): entry(str(p.relative_to(tmp)), p) for p in files})
     with open(tmp / MANIFEST, "w") as f:
         json.dump(man, f, indent=1); f.flush(); os.fsync(f.fileno())
