@@ -15,8 +15,8 @@ from . import offload
 from .offload import OffloadError
 
 # %% auto #0
-__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'on_device', 'state_bytes', 'pinned_bandwidth', 'fits',
-           'largest_batch', 'env_info', 'main']
+__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
+           'env_info', 'main']
 
 # %% ../nbs/06b_bench_offload.ipynb #853b3e0f
 GiB = 2 ** 30
@@ -42,6 +42,8 @@ class Bench:
         from dormouse.optim import Optimizers
         self.cfg = make_config(preset, sets=[f"data.batch_size={batch}", f"data.seq_len={seq}", *sets])
         self.device, self.seq, self.offload_host = torch.device(device), seq, offload_host
+        if self.device.type == "cuda" and self.device.index is None:   # tensors report cuda:0, not cuda
+            self.device = torch.device("cuda", torch.cuda.current_device())
         torch.manual_seed(seed)
         self.model = build_model(self.cfg, self.device)
         self.model.train()
@@ -66,16 +68,20 @@ class Bench:
         return x.to(self.device)
 
     def step(self, x):
-        "One optimiser step on `x`; (peak allocated over the step, activation peak) in bytes (0 on CPU)."
+        """One optimiser step on `x` (no clipping); peak allocated over the step and activation peak in bytes
+        (0 on CPU), and CUDA events around forward + backward and the optimizer (None on CPU)."""
+        from dormouse.model import autocast
         self.opt.zero_grad()
-        if self.cuda: base = torch.cuda.memory_allocated(); torch.cuda.reset_peak_memory_stats()
-        with torch.autocast(self.device.type, dtype=torch.bfloat16):
-            loss, _ = self.model.loss(x[:, :-1], x[:, 1:])
+        ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)] if self.cuda else None
+        if self.cuda: base = torch.cuda.memory_allocated(); torch.cuda.reset_peak_memory_stats(); ev[0].record()
+        with autocast(self.device): loss, _ = self.model.loss(x[:, :-1], x[:, 1:])
         loss.backward()
+        if self.cuda: ev[1].record()
         act = torch.cuda.max_memory_allocated() - base if self.cuda else 0
         self.opt.step(); self.model.after_step()
+        if self.cuda: ev[2].record()
         peak = torch.cuda.max_memory_allocated() if self.cuda else 0
-        return peak, act
+        return peak, act, ev
 
     def sync(self):
         if self.cuda: torch.cuda.synchronize()
@@ -93,16 +99,18 @@ class Bench:
         if self.cuda: torch.cuda.reset_peak_memory_stats()
         for _ in range(warmup): self.step(x)
         self.sync(); off.reset()
-        times, peaks, acts, reserved = [], [], [], 0
+        times, peaks, acts, fb, op, reserved = [], [], [], [], [], 0
         for _ in range(steps):
             t0 = time.perf_counter()
-            p, a = self.step(x); self.sync()
+            p, a, ev = self.step(x); self.sync()
             times.append((time.perf_counter() - t0) * 1e3); peaks.append(p); acts.append(a)
+            if ev: fb.append(ev[0].elapsed_time(ev[1])); op.append(ev[1].elapsed_time(ev[2]))
             if self.cuda: reserved = max(reserved, torch.cuda.max_memory_reserved())
         asked = "offload" in (arm["loop"], arm["moe"]) or "both" in (arm["loop"], arm["moe"])
         if asked: off.check()
         s = off.snapshot()
         return dict(arm, batch=b, seq=self.seq, steps=steps, ms_step=statistics.median(times),
+                    fwd_bwd_ms=statistics.median(fb) if fb else None, optim_ms=statistics.median(op) if op else None,
                     peak_alloc_gib=max(peaks) / GiB, peak_reserved_gib=reserved / GiB, act_peak_gib=max(acts) / GiB,
                     offloaded_gib_step=s["offload_packed_bytes"] / steps / GiB,
                     restored_gib_step=s["offload_unpacked_bytes"] / steps / GiB,
@@ -111,15 +119,11 @@ class Bench:
                     status="ok")
 
 # %% ../nbs/06b_bench_offload.ipynb #6b60ab42
-def on_device(d: torch.device, device: torch.device) -> bool:
-    "Whether a tensor on `d` is on `device`: `cuda` (no index) means any CUDA device, as `cuda:0` tensors report."
-    return d.type == device.type and (device.index is None or d.index == device.index)
-
 def _nbytes(ts, device) -> int:
     "Bytes of the distinct storages behind tensors `ts` that live on `device`."
     seen = {}
     for t in ts:
-        if t is not None and on_device(t.device, device): seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+        if t is not None and t.device == device: seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
     return sum(seen.values())
 
 def state_bytes(bench: Bench) -> dict:
@@ -129,7 +133,8 @@ def state_bytes(bench: Bench) -> dict:
     moe = bench.model.loop.moe
     d = dict(weights_gib=_nbytes(ps, bench.device) / GiB, grads_gib=_nbytes((p.grad for p in ps), bench.device) / GiB,
              optim_state_gib=_nbytes(state, bench.device) / GiB,
-             bank_copy_gib=(moe.w13.numel() + moe.w2.numel()) * 2 / GiB)   # bf16
+             bank_copy_gib=(moe.w13.numel() + moe.w2.numel()) * 2 / GiB,   # bf16
+             w13_bf16_gib=moe.w13.numel() * 2 / GiB)     # also each loop pass's bf16 gradient of w13, in backward
     d["static_gib"] = d["weights_gib"] + d["grads_gib"] + d["optim_state_gib"]
     return d
 
@@ -237,6 +242,8 @@ def main(argv=None):
         if arm["method"] == "none" and r["status"] == "ok":     # its gradients and optimizer state are still there
             summary["state"] = st = state_bytes(bench)
             st["max_cut_pct"] = 100 * (1 - st["static_gib"] / r["peak_alloc_gib"]) if r["peak_alloc_gib"] else None
+            one = bench.run(arm, batch=1, warmup=1, steps=2)    # the same step at batch 1: what does not grow with it
+            st.update(none_b1_peak_gib=one["peak_alloc_gib"], batch_part_gib=r["peak_alloc_gib"] - one["peak_alloc_gib"])
             print("besides activations:", {k: round(v, 3) for k, v in st.items() if v is not None}, flush=True)
     if bench.cuda:
         summary["bus"] = pinned_bandwidth(bench.device); print("pinned copies:", summary["bus"], flush=True)
