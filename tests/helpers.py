@@ -1,7 +1,8 @@
 """Shared by the tests that run `python -m dormouse.train train` in a subprocess and read what it wrote:
 the subprocess's environment, the command, running it (or killing it where it pauses), and `log.csv`."""
-import csv, hashlib, os, signal, subprocess, sys, time
+import csv, os, signal, subprocess, sys, time
 from pathlib import Path
+from dormouse.checkpoint import sha256_file
 
 ROOT = Path(__file__).resolve().parents[1]
 DEVICE = os.environ.get("DORMOUSE_TEST_DEVICE", "cpu")   # e.g. `cuda` on the GPU machine
@@ -59,4 +60,6 @@ def losses(out):
     return [(r["step"], r["loss"]) for r in log(out)]
 
 
-def digest(p): return hashlib.sha256(Path(p).read_bytes()).hexdigest()
+def digest(p):
+    "A file's sha256, hex, by the library's own `dormouse.checkpoint.sha256_file`."
+    return sha256_file(Path(p))
