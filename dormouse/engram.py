@@ -542,6 +542,7 @@ class Engram(nn.Module):
     def to_host(self) -> "Engram":
         "Move the tables and momentum to plain CPU fp32 host memory; the parameter leaves the module."
         if self.mode == "host": return self
+        if self.server is not None: self.server.drain()      # its updates finish before the table is copied
         store, old = self._new_host_table(init=False), self.store
         N, step = store.W.shape[0], 1 << 20
         for kind in ("weight", "momentum"):
@@ -662,10 +663,12 @@ class Engram(nn.Module):
     # -- checkpoints --------------------------------------------------------------------------
     def save_tables(self, ckpt_dir):
         "Stream tables and momentum to `ckpt_dir/engram.bin` in chunks, with `engram.json` (checksum, step)."
+        if self.server is not None: self.server.drain()      # its updates finish before the table is read
         return save_tables(self, ckpt_dir)
 
     def load_tables(self, ckpt_dir):
         "Restore tables, momentum and the update counter saved by `save_tables`; checks sizes and the checksum."
+        if self.server is not None: self.server.drain()      # no update of its own runs while the table is rewritten
         return load_tables(self, ckpt_dir)
 
 # %% ../nbs/05_engram.ipynb #b06e5980
@@ -759,6 +762,7 @@ def train_tiny(ecfg, data: np.ndarray, steps: int, device="cpu", seed: int = 0, 
     return losses, model, opt
 
 def table_state(e: Engram):
-    "Weights and momentum as CPU tensors `[n_orders*rows, dim]` (either mode)."
+    "Weights and momentum as CPU tensors `[n_orders*rows, dim]` (either mode), after the row server's updates."
+    if e.server is not None: e.server.drain()
     N = e.n_orders * e.rows
     return (torch.from_numpy(e.store.read_chunk("weight", 0, N)), torch.from_numpy(e.store.read_chunk("momentum", 0, N)))

@@ -263,7 +263,6 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
                 bar.set_postfix(loss=f"{lv:.4f}", lr=f"{f:.3f}", ms=f"{ms:.0f}", refresh=False)
             if tc.eval_every and done % tc.eval_every == 0 and done != steps: do_eval(done)
             if save and tc.ckpt_every and done % tc.ckpt_every == 0 and done != steps:
-                if pf is not None: pf.drain()                # the tables are saved after this step's update
                 log.sync(); _save(ckroot, done, model, opt, cfg, evals, pause)
             if pause: pause("step", done)
         bar.close()
