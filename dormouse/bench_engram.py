@@ -1,4 +1,5 @@
 """The measuring code for the host update and the Engram train step, as plain python:
+`python -m dormouse.bench_engram --out DIR` on any machine, CSV + JSON out.
 
 Docs: https://dormouse-ml.github.io/dormouse/bench_engram.html.md"""
 
@@ -16,8 +17,8 @@ from .engram import HostTable, update_rows, huge_pages_kb, PREFETCH, LAYOUT, PAG
 
 # %% auto #0
 __all__ = ['BYTES_PER_ROW', 'LEVERS', 'DESIGN_NAIVE_MS', 'ENGRAM_LOG', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit',
-           'bench_table', 'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness', 'flat_summary',
-           'bench_train', 'modes_check', 'env_info', 'main']
+           'gbs_touched', 'bench_table', 'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness',
+           'flat_summary', 'bench_train', 'modes_check', 'env_info', 'main']
 
 # %% ../nbs/05b_bench_engram.ipynb #8274bdd7
 @nb.njit(parallel=True, cache=True)
@@ -64,6 +65,10 @@ def timeit(fn, args_list, warmup: int = 2) -> dict:
 
 BYTES_PER_ROW = lambda dim: 5 * dim * 4
 
+def gbs_touched(U: int, dim: int, ms: float) -> float:
+    "GB/s an update of `U` rows of width `dim` touches (`BYTES_PER_ROW` each) when it takes `ms`."
+    return U * BYTES_PER_ROW(dim) / (ms / 1e3) / 1e9
+
 # %% ../nbs/05b_bench_engram.ipynb #41703c26
 def bench_table(rows: int, U_list, layout=LAYOUT, hugepages=True, sort=True, prefetch=PREFETCH, naive=False,
                 reps: int = 7, dim: int = 32, n_orders: int = 3, seed: int = 0) -> list[dict]:
@@ -96,7 +101,7 @@ def bench_table(rows: int, U_list, layout=LAYOUT, hugepages=True, sort=True, pre
             for kind, s in (("naive_row", False), ("naive_sinkhorn", True)):
                 out.append(dict(base, kind=kind, **timeit(lambda i, g: naive_update(W, M, i, g, 0.05, 0.9, s), args)))
         del W, M; gc.collect()
-    for r in out: r["gbs_touched"] = r["U"] * BYTES_PER_ROW(dim) / (r["ms"] / 1e3) / 1e9 if r["kind"].endswith("row") else float("nan")
+    for r in out: r["gbs_touched"] = gbs_touched(r["U"], dim, r["ms"]) if r["kind"].endswith("row") else float("nan")
     return out
 
 # %% ../nbs/05b_bench_engram.ipynb #fc853673
@@ -145,8 +150,10 @@ def summarise(copy: dict, u_sweep: pd.DataFrame, size_sweep: pd.DataFrame, fixed
     s["speedup_row"] = s["naive_row_ms"] / s["fused_row_ms"]
     cyc = lambda r, k: (3 * r + k) / 4                          # sinkhorn_every = 4: three ordinary steps, one Sinkhorn
     s["speedup_cycle"] = cyc(s["naive_row_ms"], s["naive_sinkhorn_ms"]) / cyc(s["fused_row_ms"], s["fused_sinkhorn_ms"])
-    s["gbs_touched"] = U * BYTES_PER_ROW(32) / (s["fused_row_ms"] / 1e3) / 1e9
-    s["bw_frac_par"] = s["gbs_touched"] / copy["copy_par_gbs"]
+    dim = int(u_sweep.dim.iloc[0])
+    frac = lambda ms: gbs_touched(U, dim, ms) / copy["copy_par_gbs"]        # share of the all-threads copy bandwidth
+    s["gbs_touched"] = gbs_touched(U, dim, s["fused_row_ms"])
+    s["bw_frac_par"] = frac(s["fused_row_ms"])
     s["bw_frac_1t"] = s["gbs_touched"] / copy["copy_1t_gbs"]
     default = lever_name(**LEVERS[0])
     d = size_sweep[(size_sweep.lever == default) & (size_sweep.kind == "fused_row")].sort_values("rows")
@@ -155,24 +162,23 @@ def summarise(copy: dict, u_sweep: pd.DataFrame, size_sweep: pd.DataFrame, fixed
         s["fused_row_ms_sizes"] = float(d.ms.median())
         s["speedup_sizes"] = s["naive_row_ms"] / s["fused_row_ms_sizes"]
         s["speedup_vs_design_naive_sizes"] = DESIGN_NAIVE_MS / s["fused_row_ms_sizes"]
-        s["bw_frac_par_sizes"] = U * BYTES_PER_ROW(32) / (s["fused_row_ms_sizes"] / 1e3) / 1e9 / copy["copy_par_gbs"]
-    if len(d):
-        s["rows_small"], s["rows_large"] = int(d.rows.iloc[0]), int(d.rows.iloc[-1])
-        s["flatness_row"] = float(d.ms.iloc[-1] / d.ms.iloc[0])
-        k = size_sweep[(size_sweep.lever == default) & (size_sweep.kind == "fused_sinkhorn")].sort_values("rows")
-        s["flatness_sinkhorn"] = float(k.ms.iloc[-1] / k.ms.iloc[0])
-        n = size_sweep[size_sweep.kind == "naive_row"].sort_values("rows")
-        if len(n) > 1: s["flatness_naive"] = float(n.ms.iloc[-1] / n.ms.iloc[0])
+        s["bw_frac_par_sizes"] = frac(s["fused_row_ms_sizes"])
+    if len(d): s["rows_small"], s["rows_large"] = int(d.rows.iloc[0]), int(d.rows.iloc[-1])
+    # largest ÷ smallest table: a measurement only where at least two sizes were timed (else None)
+    k = size_sweep[(size_sweep.lever == default) & (size_sweep.kind == "fused_sinkhorn")].sort_values("rows")
+    n = size_sweep[size_sweep.kind == "naive_row"].sort_values("rows")
+    flat = lambda q: float(q.ms.iloc[-1] / q.ms.iloc[0]) if q.rows.nunique() > 1 else None
+    s["flatness_row"], s["flatness_sinkhorn"], s["flatness_naive"] = flat(d), flat(k), flat(n)
     # best-of-reps figures too: a shared host's sporadic stalls move medians, not minima
-    mn = lambda kind: float(u_sweep[(u_sweep.kind == kind) & (u_sweep.U == U)].ms_min.iloc[0]) if "ms_min" in u_sweep else float("nan")
+    mn = lambda kind: float(u_sweep[(u_sweep.kind == kind) & (u_sweep.U == U)].ms_min.iloc[0])
     s["speedup_row_min"] = mn("naive_row") / mn("fused_row")
-    s["bw_frac_par_min"] = U * BYTES_PER_ROW(32) / (mn("fused_row") / 1e3) / 1e9 / copy["copy_par_gbs"]
+    s["bw_frac_par_min"] = frac(mn("fused_row"))
     s["speedup_vs_design_naive"] = DESIGN_NAIVE_MS / s["fused_row_ms"]
-    fused = min(s["fused_row_ms"], s.get("fused_row_ms_sizes", float("inf")))
-    s["goal_speedup_20x"] = bool(DESIGN_NAIVE_MS / fused >= 20)       # the issue's goal is against the probe's naive
-    s["goal_speedup_20x_own_naive"] = bool(s["naive_row_ms"] / fused >= 20)
-    s["goal_bw_40pct"] = bool(U * BYTES_PER_ROW(32) / (fused / 1e3) / 1e9 / copy["copy_par_gbs"] >= 0.4)
-    s["goal_flat_1.1x"] = bool(s.get("flatness_row", float("inf")) <= 1.1)
+    # the goals: on the U sweep's median at U (`fused_row_ms`) alone; the `_sizes` figures are reported, not used
+    s["goal_speedup_20x"] = bool(s["speedup_vs_design_naive"] >= 20)   # the issue's goal is against the probe's naive
+    s["goal_speedup_20x_own_naive"] = bool(s["speedup_row"] >= 20)
+    s["goal_bw_40pct"] = bool(s["bw_frac_par"] >= 0.4)
+    s["goal_flat_1.1x"] = None if s["flatness_row"] is None else bool(s["flatness_row"] <= 1.1)
     return s
 
 # %% ../nbs/05b_bench_engram.ipynb #ce55d459
@@ -242,7 +248,7 @@ def flat_summary(df: pd.DataFrame) -> pd.DataFrame:
         rows.append(dict(prefetch=pf, cache=cache, **{f"ms_2^{R.bit_length() - 1}": v for R, v in med.items()},
                          flatness=med[hi] / med[lo], flatness_rounds=float(ratio.median()),
                          flatness_rounds_min=float(ratio.min()), flatness_rounds_max=float(ratio.max()),
-                         gbs_touched_largest=df.U.iloc[0] * BYTES_PER_ROW(32) / (med[hi] / 1e3) / 1e9))
+                         gbs_touched_largest=gbs_touched(df.U.iloc[0], 32, med[hi])))     # flatness's tables: dim 32
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_bench_engram.ipynb #5616271f

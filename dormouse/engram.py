@@ -426,8 +426,8 @@ class HostTable:
             self.M = host_alloc(N * dim * 4, hugepages).reshape(N, dim)
             self.arrays = (self.W, 0, self.M, 0)
         if init:
-            _init_rows(self.W, 0, seed)
-            _zero_rows(self.M)            # fault the momentum pages in now, not one by one in the first steps
+            _init_rows(self.W, 0, seed)   # interleaved: this touches every page, momentum halves included (zeroed by mmap)
+            if layout == "split": _zero_rows(self.M)   # fault the momentum's own pages in now, not in the first steps
         self._scratch, self.prefetch = None, PREFETCH
 
     @property
@@ -542,6 +542,7 @@ class Engram(nn.Module):
     def to_host(self) -> "Engram":
         "Move the tables and momentum to plain CPU fp32 host memory; the parameter leaves the module."
         if self.mode == "host": return self
+        if self.server is not None: self.server.drain()      # its updates finish before the table is copied
         store, old = self._new_host_table(init=False), self.store
         N, step = store.W.shape[0], 1 << 20
         for kind in ("weight", "momentum"):
@@ -661,18 +662,21 @@ class Engram(nn.Module):
 
     # -- checkpoints --------------------------------------------------------------------------
     def save_tables(self, ckpt_dir):
-        "Stream tables and momentum to `ckpt_dir/engram.bin` in chunks, with `engram.json` (checksums, step)."
+        "Stream tables and momentum to `ckpt_dir/engram.bin` in chunks, with `engram.json` (checksum, step)."
+        if self.server is not None: self.server.drain()      # its updates finish before the table is read
         return save_tables(self, ckpt_dir)
 
     def load_tables(self, ckpt_dir):
-        "Restore tables, momentum and the update counter saved by `save_tables`; checks sizes and checksums."
+        "Restore tables, momentum and the update counter saved by `save_tables`; checks sizes and the checksum."
+        if self.server is not None: self.server.drain()      # no update of its own runs while the table is rewritten
         return load_tables(self, ckpt_dir)
 
 # %% ../nbs/05_engram.ipynb #b06e5980
-FORMAT = 1
+FORMAT = 2                  # 2: one crc32 of the whole file (1: one per section)
 CHUNK_BYTES = 64 << 20
 
 from .checkpoint import CheckpointError     # one error type for every checkpoint problem
+from .config import write_json
 
 def _manifest(e: Engram) -> dict:
     return dict(format=FORMAT, orders=e.orders, rows=e.rows, dim=e.dim, dtype="float32",
@@ -683,19 +687,17 @@ def save_tables(e: Engram, ckpt_dir) -> dict:
     d = Path(ckpt_dir); d.mkdir(parents=True, exist_ok=True)
     N, step = e.n_orders * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
     tmp = d / f"engram.bin.tmp{os.getpid()}"
-    crcs, whole = {}, 0
+    c = 0
     with open(tmp, "wb") as f:
         for kind in ("weight", "momentum"):
-            c = 0
             for s in range(0, N, step):
                 a = e.store.read_chunk(kind, s, min(step, N - s))
-                c, whole = zlib.crc32(a, c), zlib.crc32(a, whole); f.write(a)
-            crcs[kind] = f"{c:08x}"
+                c = zlib.crc32(a, c); f.write(a)
         f.flush(); os.fsync(f.fileno())
-    man = dict(_manifest(e), t=e.t, bytes=2 * N * e.dim * 4, crc32=crcs)
+    man = dict(_manifest(e), t=e.t, bytes=2 * N * e.dim * 4, crc32=f"{c:08x}")
     os.replace(tmp, d / "engram.bin")
-    (d / "engram.json.tmp").write_text(json.dumps(man, indent=1)); os.replace(d / "engram.json.tmp", d / "engram.json")
-    return {"engram.bin": dict(bytes=man["bytes"], crc32=f"{whole:08x}")}   # checksummed on the way out: not read back
+    write_json(d / "engram.json", man)
+    return {"engram.bin": dict(bytes=man["bytes"], crc32=man["crc32"])}   # checksummed on the way out: not read back
 
 def load_tables(e: Engram, ckpt_dir) -> dict:
     d = Path(ckpt_dir)
@@ -704,6 +706,9 @@ def load_tables(e: Engram, ckpt_dir) -> dict:
         raise CheckpointError(f"no Engram tables in {d} (expected engram.bin and engram.json)")
     try: man = json.loads(manp.read_text())
     except json.JSONDecodeError as err: raise CheckpointError(f"{manp} is not valid JSON ({err})") from None
+    if man.get("format") != FORMAT:
+        raise CheckpointError(f"{manp}: 'format' is {man.get('format')!r} in the checkpoint; this dormouse reads format "
+                              f"{FORMAT} only (one crc32 of the whole engram.bin)")
     want = _manifest(e)
     for k, v in want.items():
         if man.get(k) != v:
@@ -713,16 +718,16 @@ def load_tables(e: Engram, ckpt_dir) -> dict:
     if size != man["bytes"] or size != 2 * N * e.dim * 4:
         raise CheckpointError(f"{binp} has {size:,} bytes; expected {2 * N * e.dim * 4:,} (truncated or not this table)")
     buf = np.empty((min(step, N), e.dim), np.float32)
+    c = 0
     with open(binp, "rb") as f:
         for kind in ("weight", "momentum"):
-            c = 0
             for s in range(0, N, step):
                 a = buf[:min(step, N - s)]
                 if f.readinto(memoryview(a).cast("B")) != a.nbytes: raise CheckpointError(f"{binp}: short read")
                 c = zlib.crc32(a, c); e.store.write_chunk(kind, s, a)
-            if f"{c:08x}" != man["crc32"][kind]:
-                raise CheckpointError(f"{binp}: {kind} checksum {c:08x} != {man['crc32'][kind]} in {manp}: the file "
-                                      f"is corrupt (the table is now partially overwritten; do not train on)")
+    if f"{c:08x}" != man["crc32"]:
+        raise CheckpointError(f"{binp}: checksum {c:08x} != {man['crc32']} in {manp}: the file "
+                              f"is corrupt (the table is now overwritten with it; do not train on)")
     e.t = int(man["t"])
     return man
 
@@ -757,6 +762,7 @@ def train_tiny(ecfg, data: np.ndarray, steps: int, device="cpu", seed: int = 0, 
     return losses, model, opt
 
 def table_state(e: Engram):
-    "Weights and momentum as CPU tensors `[n_orders*rows, dim]` (either mode)."
+    "Weights and momentum as CPU tensors `[n_orders*rows, dim]` (either mode), after the row server's updates."
+    if e.server is not None: e.server.drain()
     N = e.n_orders * e.rows
     return (torch.from_numpy(e.store.read_chunk("weight", 0, N)), torch.from_numpy(e.store.read_chunk("momentum", 0, N)))

@@ -41,7 +41,7 @@ class Slot:
 class Item:
     "The prefetched inputs of one training step."
     def __init__(self, step: int):
-        self.step, self.future, self.ready = step, None, None
+        self.step, self.ready = step, None
         self.batch = self.uc = self.uniq = self.inv = self.rows = None
         self.h2d_bytes, self.patched = 0, 0
 
@@ -127,8 +127,8 @@ class Pipeline:
     def prefetch(self, step: int):
         "Start preparing step `step` on the worker."
         if step not in self.items:
-            it = Item(step); it.future = self.pool.submit(self._prepare, it)
-            self.items[step] = it; self.tasks.append(it.future)
+            it = Item(step)
+            self.items[step] = it; self.tasks.append(self.pool.submit(self._prepare, it))
 
     def batch(self, step: int, next_step: int | None = None) -> torch.Tensor:
         "Step `step`'s batch `[b, T+1]` on the device, its rows ready for the forward; starts `next_step`."
@@ -278,8 +278,7 @@ def compare(cfg, data, steps: int = 8, device="cpu", seed: int = 0, eval_at=(2, 
                 patched_rows=p["patched"], unique_rows=p["unique"], losses=p["losses"])
 
 # %% ../nbs/07_prefetch.ipynb #c0d5c6d8
-def _summary(timer, warmup) -> dict:
-    t = timer[warmup:] or timer
+def _summary(t) -> dict:
     mean = lambda k: sum(r.get(k, 0) or 0 for r in t) / len(t)
     ms = [r["ms"] for r in t]
     return dict(ms=statistics.median(ms), ms_mean=sum(ms) / len(ms), h2d_mb=mean("h2d_bytes") / 1e6,
@@ -326,11 +325,11 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
         model = build_model(cfg, dev); model.train()
         szs = list(sizes_1b if sizes_1b is not None and preset == "dormouse-1b" else sizes)
         t0 = time.perf_counter()
-        cells = {("off", 0): None}
-        for rows in szs:
+        cells = {(ARMS[0], 0): None}                 # Engram off
+        for rows in szs:                             # the other arms at every size; both host arms share one table
             ecfg = dataclasses.replace(cfg.engram, enabled=True, rows=int(rows), ram_reserve_gb=4.0)
-            cells["device", rows] = Engram(dataclasses.replace(ecfg, mode="device"), cfg.model.d_model).to(dev)
-            cells["host-sync", rows] = cells["host-pipelined", rows] = Engram(dataclasses.replace(ecfg, mode="host"), cfg.model.d_model).to(dev)
+            tables = {m: Engram(dataclasses.replace(ecfg, mode=m), cfg.model.d_model).to(dev) for m in ("device", "host")}
+            cells.update({(arm, rows): tables[arm.split("-")[0]] for arm in ARMS[1:]})
         print(f"{preset}: tables of {', '.join(f'{r:,}' for r in szs)} rows/order built in {time.perf_counter() - t0:.1f}s", flush=True)
         keys = list(cells)
         opts, timers, peak, step = {}, {k: [] for k in keys}, dict.fromkeys(keys, 0.0), 0
@@ -357,7 +356,7 @@ def bench(out, presets=("small", "dormouse-1b"), sizes=(1 << 22, 1 << 24, 1 << 2
         for (arm, rows) in keys:
             eng = cells[arm, rows]
             row = dict(preset=preset, arm=arm, rows=rows, table_gb=(eng.store.nbytes / 1e9 if eng is not None else 0.0),
-                       **_summary(timers[arm, rows], 0), rounds=done, round_ms=rms[arm, rows],
+                       **_summary(timers[arm, rows]), rounds=done, round_ms=rms[arm, rows],
                        peak_gib=peak[arm, rows] if dev.type == "cuda" else None)
             if arm.startswith("host"):               # host ÷ device, round by round: drift between rounds cancels
                 q = _ratios([h / d for h, d in zip(rms[arm, rows], rms["device", rows])])

@@ -204,7 +204,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     eng = model.engram
     loss_fn = torch.compile(model.loss) if tc.compile else model.loss
     pf = None
-    if eng is not None and cfg.engram.prefetch and getattr(eng, "mode", None) == "host":
+    if eng is not None and cfg.engram.prefetch and eng.mode == "host":
         from dormouse.prefetch import Pipeline      # the next step's batch and Engram rows, prepared while this one computes
         pf = Pipeline(eng, lambda i: batch_at(corpus.train, i, b, T, tc.seed), device)
     status, times, last_loss = "ok", [], None
@@ -247,28 +247,26 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             f = lr_factor(s, steps, cfg.optim); opt.set_lr(f)
             if pf is not None: batch = pf.batch(s, s + 1 if s + 1 < steps else None)
             else: batch = batch_at(corpus.train, s, b, T, tc.seed).to(device, non_blocking=True)
-            lv, gn = train_step(model, opt, batch, s, clip, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
+            # the update is labelled s + 1, the log's numbering (steps done), which `update_step` reports
+            lv, gn = train_step(model, opt, batch, s + 1, clip, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
             if device.type == "cuda": torch.cuda.synchronize(device)
             ms = (time.perf_counter() - t0) * 1e3
             done, last_loss = s + 1, lv
             times.append(ms)
             if len(times) == tc.metrics_warmup and device.type == "cuda": torch.cuda.reset_peak_memory_stats(device)
             row = dict(step=done, loss=lv, lr=opt.lr("adam"), lr_factor=f, ms=ms, tokens=done * b * T, grad_norm=gn)
-            if eng is not None and hasattr(eng, "step_metrics"): row.update(eng.step_metrics())
+            if eng is not None: row.update(eng.step_metrics())
             if pf is not None: row.update(pf.step_metrics())
-            if row.get("update_step") is not None: row["update_step"] += 1   # train_step(s) is the log's step s + 1
             row.update(_offload_metrics())
             log.write(row)
             if tc.progress and (done % tc.log_every == 0 or done == steps):
                 bar.set_postfix(loss=f"{lv:.4f}", lr=f"{f:.3f}", ms=f"{ms:.0f}", refresh=False)
             if tc.eval_every and done % tc.eval_every == 0 and done != steps: do_eval(done)
             if save and tc.ckpt_every and done % tc.ckpt_every == 0 and done != steps:
-                if pf is not None: pf.drain()                # the tables are saved after this step's update
                 log.sync(); _save(ckroot, done, model, opt, cfg, evals, pause)
             if pause: pause("step", done)
         bar.close()
         if start < steps or not evals or evals[-1]["step"] != steps: do_eval(steps)
-        if pf is not None: pf.close(); pf = None
         if save and start < steps: log.sync(); _save(ckroot, steps, model, opt, cfg, evals, pause)
     except TrainingDiverged as e:
         metrics["error"] = str(e); finish("diverged"); log.close()
