@@ -7,7 +7,8 @@ Docs: https://dormouse-ml.github.io/dormouse/1_model/model.html.md"""
 
 # %% ../nbs/1_model/10_model.ipynb #acc94466
 from __future__ import annotations
-import contextlib, math
+import contextlib, copy, math
+from fastcore.basics import patch
 import torch, torch.nn as nn, torch.nn.functional as F
 from .config import Config, ModelConfig, make_config
 from .offload import run_block, register_cast
@@ -176,20 +177,19 @@ class DenseBlock(nn.Module):
         return x + self.mlp(self.norm(x))
 
 class LoopBlock(nn.Module):
-    "The weight-shared block: attention then MoE, each through `run_block` with its offload mode."
-    def __init__(self, m: ModelConfig, offload=None):
+    "The weight-shared block: attention then MoE, each through `run_block` with the offloader's mode for it."
+    def __init__(self, m: ModelConfig):
         super().__init__()
         self.attn = Attention(m.d_model, m.n_heads, m.rope_base, m.norm_eps)
         self.moe = MoE(m.d_model, m.n_experts, m.top_k, m.d_expert, m.n_shared_experts, m.balance, m.norm_eps)
-        self.attn_mode = getattr(offload, "loop", "none")
-        self.moe_mode = getattr(offload, "moe", "none")
     def attn_fn(self, x): return self.attn(x)
     def moe_fn(self, x, *banks): return self.moe(x, *banks)
-    def forward(self, x, banks=()):
+    def forward(self, x, banks=(), offloader=None):
         "One pass; `banks` are the forward's bf16 copies of the expert banks (`MoE.bank_copies`), if any."
-        x = x + run_block(self.attn_fn, x, mode=self.attn_mode)
+        off = offloader
+        x = x + run_block(self.attn_fn, x, mode=off.loop if off else "none", offloader=off)
         views = tuple(BankCast.apply(p, c) for p, c in zip((self.moe.w13, self.moe.w2), banks))
-        y, load, aux = run_block(self.moe_fn, x, *views, mode=self.moe_mode)
+        y, load, aux = run_block(self.moe_fn, x, *views, mode=off.moe if off else "none", offloader=off)
         if self.training: self.moe.load += load
         return x + y, aux
 
@@ -202,7 +202,7 @@ class ByteLM(nn.Module):
         self.embed = nn.Embedding(256, m.d_model)
         self.engram = None   # the Engram chapter's slot: byte ids [b, t] -> [b, t, d_model], added to the embedding
         self.prelude = nn.ModuleList(DenseBlock(m) for _ in range(m.n_prelude))
-        self.loop = LoopBlock(m, cfg.offload)
+        self.loop = LoopBlock(m)
         self.coda = nn.ModuleList(DenseBlock(m) for _ in range(m.n_coda))
         self.norm = nn.RMSNorm(m.d_model, eps=m.norm_eps)
         self.head = nn.Linear(m.d_model, 256, bias=False)
@@ -219,22 +219,22 @@ class ByteLM(nn.Module):
             elif p.ndim == 3: nn.init.normal_(p, std=p.shape[1] ** -0.5)          # bank [E, in, out]
             else: nn.init.normal_(p, std=p.shape[1] ** -0.5)                     # Linear [out, in]
 
-    def forward(self, idx):
+    def forward(self, idx, offloader=None):
         "Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`."
         x = self.embed(idx)
         if self.engram is not None: x = x + self.engram(idx).to(x.dtype)
         for blk in self.prelude: x = blk(x)
         aux, banks = 0.0, self.loop.moe.bank_copies(x)   # cast once, shared by the n_loops passes
         for _ in range(self.n_loops):
-            x, a = self.loop(x, banks)
+            x, a = self.loop(x, banks, offloader)
             aux = aux + a
         for blk in self.coda: x = blk(x)
         self.aux_loss = aux
         return self.head(self.norm(x))
 
-    def loss(self, idx, targets):
+    def loss(self, idx, targets, offloader=None):
         "Mean next-byte cross-entropy in nats (fp32), plus `aux_weight · aux` under `balance='aux'`."
-        logits = self(idx)
+        logits = self(idx, offloader)
         ce = F.cross_entropy(logits.float().view(-1, 256), targets.reshape(-1))
         if self.cfg.model.balance == "aux": return ce + self.cfg.model.aux_weight * self.aux_loss, ce
         return ce, ce
@@ -257,6 +257,15 @@ def build_model(cfg: Config, device=None) -> ByteLM:
         model.engram = Engram(cfg.engram, cfg.model.d_model).to(device)   # host tables stay in host RAM
         if cfg.engram.mode == "host": model.engram.to_host()
     return model
+
+# %% ../nbs/1_model/10_model.ipynb #02bc7d97
+@patch
+def with_engram(self: ByteLM, engram) -> ByteLM:
+    "A model sharing every backbone module of this one (no copy), with `engram` (or None) as its Engram."
+    other = copy.copy(self)                          # a new Module object over the same submodules
+    other.__dict__.pop("engram", None)               # `engram = None` lives outside `_modules`
+    other._modules = dict(self._modules, engram=engram)
+    return other
 
 # %% ../nbs/1_model/10_model.ipynb #174e26b8
 def autocast(device):

@@ -13,11 +13,11 @@ import torch
 from torch.utils.checkpoint import checkpoint
 from torch.autograd.graph import saved_tensors_hooks, save_on_cpu
 from torch.multiprocessing.reductions import StorageWeakRef
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['MODES', 'PATHS', 'COUNTERS', 'OffloadError', 'register_cast', 'cast_source', 'bucket_bytes', 'HostPool', 'Offloader',
-           'pack', 'unpack', 'hooks', 'snapshot', 'reset', 'check', 'step_end', 'configure', 'get_offloader',
-           'step_metrics', 'run_block']
+           'pack', 'unpack', 'hooks', 'snapshot', 'reset', 'check', 'step_end', 'run_block']
 
 # %% ../nbs/2_host_ram/25_offload.ipynb #82e0e1d3
 MODES = ("none", "checkpoint", "offload", "both")
@@ -119,10 +119,14 @@ COUNTERS = ("calls", "packed", "packed_bytes", "unpacked", "unpacked_bytes", "pr
 
 class Offloader:
     "Saved-tensor hooks that park a block's activations on the host; see `run_block`."
-    def __init__(self, path: str = "pinned", min_bytes: int = 1 << 16, prefetch: int = 3, offload_host: bool = False):
+    def __init__(self, path: str = "pinned", min_bytes: int = 1 << 16, prefetch: int = 3, offload_host: bool = False,
+                 loop: str = "none", moe: str = "none"):
         if path not in PATHS: raise ValueError(f"unknown offload path {path!r}; allowed: {', '.join(PATHS)}")
         if min_bytes < 0: raise ValueError(f"offload min_bytes must be >= 0, got {min_bytes}")
+        for k, m in (("loop", loop), ("moe", moe)):
+            if m not in MODES: raise ValueError(f"unknown offload.{k} mode {m!r}; allowed: {', '.join(MODES)}")
         self.path, self.min_bytes, self.prefetch, self.offload_host = path, int(min_bytes), int(prefetch), offload_host
+        self.loop, self.moe = loop, moe    # the mode of the loop block's attention and of its MoE (`run_block`)
         self.pool = HostPool(pin=torch.cuda.is_available())
         self.lock = threading.RLock()
         self.counts = dict.fromkeys(COUNTERS, 0)
@@ -134,7 +138,14 @@ class Offloader:
         self._before_copy = None   # tests: called on the side stream before each copy (e.g. torch.cuda._sleep)
         self._unsafe_no_wait = False  # tests: skip the stream waits, to show the race test can fail
 
-    def __repr__(self): return f"Offloader(path={self.path!r}, min_bytes={self.min_bytes}, prefetch={self.prefetch})"
+    def __repr__(self):
+        return f"Offloader(path={self.path!r}, min_bytes={self.min_bytes}, prefetch={self.prefetch}, loop={self.loop!r}, moe={self.moe!r})"
+
+    @classmethod
+    def from_config(cls, ocfg, **overrides) -> "Offloader":
+        "The offloader an `OffloadConfig` describes (its modes, path and threshold), with `overrides`."
+        kw = dict(path=ocfg.path, min_bytes=ocfg.min_bytes, loop=ocfg.loop, moe=ocfg.moe)
+        return cls(**{**kw, **overrides})
 
     def _count(self, **kw):
         with self.lock:
@@ -314,46 +325,21 @@ def step_end(self: Offloader) -> dict:
 Offloader.hooks, Offloader.snapshot, Offloader.reset, Offloader.check, Offloader.step_end = hooks, snapshot, reset, check, step_end
 
 # %% ../nbs/2_host_ram/25_offload.ipynb #a9f185c5
-_default: Offloader | None = None
-
-def configure(cfg=None, model=None, **overrides) -> Offloader:
-    "Set the offloader `run_block` uses: `cfg` itself if an `Offloader`, else one made from `cfg` (an `OffloadConfig`, a dict or None) and overrides."
-    global _default
-    if isinstance(cfg, Offloader):
-        _default = cfg
-        if model is not None: cfg.watch(model)
-        return cfg
-    d = {}
-    if cfg is not None:
-        get = cfg.get if isinstance(cfg, dict) else lambda k, v=None: getattr(cfg, k, v)
-        d = {k: get(k) for k in ("path", "min_bytes") if get(k) is not None}
-    d.update(overrides)
-    _default = Offloader(**d)
-    if model is not None: _default.watch(model)
-    return _default
-
-def get_offloader() -> Offloader:
-    "The offloader `run_block` uses when none is passed."
-    global _default
-    if _default is None: _default = Offloader()
-    return _default
-
-def step_metrics() -> dict:
-    "The run's offload counters for the step just done, then reset; `{}` when no block asked for offload."
-    off = _default
-    if off is None or not off.counts["calls"]:
-        if off is not None: off.reset()
-        return {}
-    return off.step_end()
+@patch
+def step_metrics(self: Offloader) -> dict:
+    "This step's counters as `offload_*` metrics, then reset; `{}` when no block asked for offload."
+    if not self.counts["calls"]:
+        self.reset(); return {}
+    return self.step_end()
 
 def run_block(fn, *args, mode: str = "none", offloader: Offloader | None = None):
-    "Run `fn(*args)` with activation handling `mode` (one of `MODES`)."
+    "Run `fn(*args)` with activation handling `mode` (one of `MODES`); `offload` and `both` need `offloader`."
     if mode not in MODES: raise ValueError(f"unknown offload mode {mode!r}; allowed: {', '.join(MODES)}")
     if mode == "none": return fn(*args)
     if mode == "checkpoint": return checkpoint(fn, *args, use_reentrant=False)
     if not torch.is_grad_enabled(): return fn(*args)
-    off = offloader if offloader is not None else get_offloader()
-    off._count(calls=1)
-    with off.hooks():   # offload: every tensor the block saves; both: only the checkpoint's inputs
+    if offloader is None: raise ValueError(f"offload mode {mode!r} needs an Offloader (run_block(..., offloader=...))")
+    offloader._count(calls=1)
+    with offloader.hooks():   # offload: every tensor the block saves; both: only the checkpoint's inputs
         if mode == "offload": return fn(*args)
         return checkpoint(fn, *args, use_reentrant=False)

@@ -11,11 +11,10 @@ import math
 import torch
 from torch.optim import Optimizer
 from .config import OptimConfig
-from .model import autocast
 
 # %% auto #0
 __all__ = ['NS_COEFFICIENTS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'compare_with_muon',
-           'split_params', 'lr_factor', 'Optimizers', 'grad_clip_norm', 'train_step']
+           'split_params', 'lr_factor', 'Optimizers', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #61849c27
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -172,19 +171,3 @@ class Optimizers:
 def grad_clip_norm(o: OptimConfig) -> float:
     "The norm to clip gradients to: `o.grad_clip`, or inf (measure, never clip) when it is <= 0."
     return o.grad_clip if o.grad_clip > 0 else float("inf")
-
-def train_step(model, opt: Optimizers, batch: torch.Tensor, step: int, clip: float = float("inf"), pipeline=None,
-               loss_fn=None, diverged=None) -> tuple[float, float]:
-    "One optimizer step of `model` on `batch [b, t+1]` (on the model's device): the step's cross-entropy and gradient norm."
-    with autocast(batch.device): loss, ce = (loss_fn or model.loss)(batch[:, :-1], batch[:, 1:])
-    lv = ce.item()
-    if diverged is not None and not (math.isfinite(lv) and math.isfinite(loss.item())): diverged("loss", lv)
-    loss.backward()
-    gn = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
-    if diverged is not None and not math.isfinite(gn): diverged("gradient norm", gn)
-    eng = getattr(model, "engram", None)
-    if pipeline is not None: pipeline.after_backward(step)       # the host update runs on the pipeline's worker
-    elif eng is not None and hasattr(eng, "after_backward"): eng.after_backward(step)
-    opt.step(); opt.zero_grad()
-    model.after_step()
-    return lv, gn

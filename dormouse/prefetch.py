@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from .engram import ngram_keys
 from .model import autocast
-from .optim import grad_clip_norm, train_step
+from .optim import grad_clip_norm
 
 # %% auto #0
 __all__ = ['ARMS', 'Slot', 'Item', 'Pipeline', 'run_steps', 'tiny_setup', 'compare', 'bench', 'main']
@@ -216,6 +216,7 @@ def run_steps(model, opt, batch_fn, steps, device, pipelined: bool, start: int =
     per-step losses (floats) and, with `timer`, per-step figures."""
     device = torch.device(device)
     eng = model.engram
+    from dormouse.train import train_step
     pf = Pipeline(eng, batch_fn, device) if pipelined and eng is not None and eng.mode == "host" else None
     clip = grad_clip_norm(model.cfg.optim) if clip is None else clip
     losses, rows = [], []
@@ -225,7 +226,7 @@ def run_steps(model, opt, batch_fn, steps, device, pipelined: bool, start: int =
             t0 = time.perf_counter()
             nxt = s + 1 if s + 1 < start + steps else None
             batch = pf.batch(s, nxt) if pf is not None else batch_fn(s).to(device, non_blocking=True)
-            losses.append(train_step(model, opt, batch, s, clip, pipeline=pf)[0])
+            losses.append(train_step(model, opt, batch, s, clip=clip, pipeline=pf)[0])
             if device.type == "cuda": torch.cuda.synchronize(device)
             if timer is not None:
                 r = dict(step=s, ms=(time.perf_counter() - t0) * 1e3)

@@ -16,15 +16,15 @@ import dormouse
 from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count, write_json
 from .data import load_corpus, batch_at, eval_windows
 from .model import autocast, build_model, count_params
-from . import offload
-from .optim import Optimizers, grad_clip_norm, lr_factor, train_step
+from .offload import Offloader
+from .optim import Optimizers, grad_clip_norm, lr_factor
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
                                  resolve_checkpoint, rng_state, set_rng_state)
 
 # %% auto #0
 __all__ = ['PEAK_BF16', 'BENCH_KEYS', 'TrainingDiverged', 'pick_device', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for',
-           'print_eval', 'StepLog', 'read_log', 'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train',
-           'add_eval_args', 'cli_eval', 'bench_arm', 'bench', 'check', 'main']
+           'print_eval', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'train', 'load_model',
+           'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval', 'bench_arm', 'bench', 'check', 'main']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -125,6 +125,30 @@ def read_log(path) -> list[dict]:
             except ValueError: return v
     with open(path, newline="") as f: return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
+# %% ../nbs/3_training/30_train.ipynb #db513ac9
+def train_step(model, opt: Optimizers, batch: torch.Tensor, step: int, *, clip: float = float("inf"), offloader=None,
+               pipeline=None, loss_fn=None, diverged=None, on_phase=None) -> tuple[float, float]:
+    """One optimizer step of `model` on `batch [b, t+1]` (on the model's device), its blocks' activations
+    handled by `offloader` and its Engram rows served by `pipeline` (either may be None): the step's
+    cross-entropy and gradient norm. `on_phase(name)`, if given, is called as each phase ends:
+    `forward`, `backward` (gradients clipped, Engram update handed over), `optimizer`."""
+    mark = on_phase or (lambda name: None)
+    with autocast(batch.device): loss, ce = (loss_fn or model.loss)(batch[:, :-1], batch[:, 1:], offloader=offloader)
+    mark("forward")
+    ce_value = ce.item()
+    if diverged is not None and not (math.isfinite(ce_value) and math.isfinite(loss.item())): diverged("loss", ce_value)
+    loss.backward()
+    norm = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
+    if diverged is not None and not math.isfinite(norm): diverged("gradient norm", norm)
+    eng = getattr(model, "engram", None)
+    if pipeline is not None: pipeline.after_backward(step)       # the host update runs on the pipeline's worker
+    elif eng is not None and hasattr(eng, "after_backward"): eng.after_backward(step)
+    mark("backward")
+    opt.step(); opt.zero_grad()
+    model.after_step()
+    mark("optimizer")
+    return ce_value, norm
+
 # %% ../nbs/3_training/30_train.ipynb #91181285
 def _pause_hook():
     "Tests only: `DORMOUSE_TEST_PAUSE=step:N` or `save:N` makes the process wait there to be killed."
@@ -141,11 +165,6 @@ def seed_everything(seed: int):
     "Seed torch (CPU and CUDA), numpy's global generator and Python's `random`."
     import random
     torch.manual_seed(seed); np.random.seed(seed); random.seed(seed)
-
-def _offload_metrics() -> dict:
-    from dormouse import offload
-    f = getattr(offload, "step_metrics", None)
-    return f() if f is not None else {}
 
 def _check_resumable(cfg: Config, saved: dict, where):
     "A checkpoint resumes only into the same architecture (and Engram table shape)."
@@ -186,7 +205,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     if device.type == "cuda": torch.set_float32_matmul_precision("high")
     seed_everything(tc.seed)
     model = build_model(cfg, device)
-    offload.configure(cfg.offload, model=model)   # the offloader run_block uses: path, threshold, this model's parameters
+    offloader = Offloader.from_config(cfg.offload).watch(model)   # the loop block's activation handling, passed to each step
     opt = Optimizers(model, cfg.optim)
     start, evals = 0, []
     if ck is not None:
@@ -248,7 +267,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             if pf is not None: batch = pf.batch(s, s + 1 if s + 1 < steps else None)
             else: batch = batch_at(corpus.train, s, b, T, tc.seed).to(device, non_blocking=True)
             # the update is labelled s + 1, the log's numbering (steps done), which `update_step` reports
-            lv, gn = train_step(model, opt, batch, s + 1, clip, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
+            lv, gn = train_step(model, opt, batch, s + 1, clip=clip, offloader=offloader, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
             if device.type == "cuda": torch.cuda.synchronize(device)
             ms = (time.perf_counter() - t0) * 1e3
             done, last_loss = s + 1, lv
@@ -257,7 +276,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             row = dict(step=done, loss=lv, lr=opt.lr("adam"), lr_factor=f, ms=ms, tokens=done * b * T, grad_norm=gn)
             if eng is not None: row.update(eng.step_metrics())
             if pf is not None: row.update(pf.step_metrics())
-            row.update(_offload_metrics())
+            row.update(offloader.step_metrics())
             log.write(row)
             if tc.progress and (done % tc.log_every == 0 or done == steps):
                 bar.set_postfix(loss=f"{lv:.4f}", lr=f"{f:.3f}", ms=f"{ms:.0f}", refresh=False)
