@@ -291,18 +291,18 @@ def _pandoc_id(text: str) -> str:
 def fix_links(body: str, page: Page, by_src: dict, doc_url: str = "", missing: list | None = None) -> str:
     "Point notebook links at their pages, published-site links at local pages, heading ids Pandoc-style."
     def href(m):
-        url = html.unescape(m.group(1))
+        url = html.unescape(m.group(2))
         path, frag = (url.split("#", 1) + [""])[:2]
         frag = "#" + frag if frag else ""
         if doc_url and url.startswith(doc_url):
             target = path[len(doc_url):] or "index.html"
-            if target in by_src.values(): return f'href="{_rel(target, page.href)}{frag}"'
+            if target in by_src.values(): return f'{m.group(1)}href="{_rel(target, page.href)}{frag}"'
         elif path.endswith(".ipynb") and not re.match(r"^[a-z][\w+.-]*:|^/", path):
             target = by_src.get((page.src.parent / path).resolve())
-            if target: return f'href="{_rel(target, page.href)}{frag}"'
+            if target: return f'{m.group(1)}href="{_rel(target, page.href)}{frag}"'
             if missing is not None: missing.append(path)
         return m.group(0)
-    body = re.sub(r'href="([^"]*)"', href, body)
+    body = re.sub(r'(<a\s[^>]*?)href="([^"]*)"', href, body)   # links, not `href="` in highlighted code
     ids = dict((i, _pandoc_id(i)) for i in re.findall(r'<h[1-6][^>]* id="([^"]+)"', body))
     for old, new in ids.items():
         body = body.replace(f'id="{old}"', f'id="{new}"').replace(f'href="#{old}"', f'href="#{new}"')
