@@ -1,6 +1,6 @@
 """The offline docs site in a real browser.
 
-Builds the site (`dormouse.site.build_site`) into a temporary folder, serves it on localhost and
+Builds the site (`dormouse.tooling.site.build_site`) into a temporary folder, serves it on localhost and
 walks it in headless Chromium from the home page: every page loads, every internal link answers
 200, every image has pixels, nothing is fetched from outside localhost, no console errors, and
 every page built is reachable from the home page. Screenshots of the home page and of one record
@@ -60,10 +60,10 @@ class _Server(ThreadingHTTPServer):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    from dormouse.site import build_site, write_demo_record
+    from dormouse.tooling.site import build_site, write_demo_record
     tmp = tmp_path_factory.mktemp("docs")
     runs = ROOT / "runs"
-    if not any(runs.glob("*/report.ipynb")):
+    if not any(runs.glob("**/report.ipynb")):
         runs = tmp / "runs"
         write_demo_record(runs / "demo/report.ipynb")
     t = time.time()
