@@ -14,7 +14,7 @@ import torch
 
 # %% auto #0
 __all__ = ['MANIFEST', 'LATEST', 'DIGESTS', 'rng_state', 'set_rng_state', 'CheckpointError', 'sha256_file', 'crc32_file',
-           'step_name', 'save_checkpoint', 'list_checkpoints', 'latest_checkpoint', 'resolve_checkpoint',
+           'step_name', 'list_checkpoints', 'save_checkpoint', 'latest_checkpoint', 'resolve_checkpoint',
            'verify_checkpoint', 'load_checkpoint']
 
 # %% ../nbs/0_foundations/03_checkpoint.ipynb #0098ca72
@@ -36,7 +36,7 @@ def set_rng_state(st: dict):
     random.setstate((v, tuple(internal), gauss))
     if "cuda" in st and torch.cuda.is_available(): torch.cuda.set_rng_state_all(st["cuda"])
 
-# %% ../nbs/0_foundations/03_checkpoint.ipynb #5901638e
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #f8bcbb3e
 class CheckpointError(RuntimeError):
     "A checkpoint that is missing, incomplete, corrupt or unsafe; the message names the file."
 
@@ -63,6 +63,7 @@ DIGESTS = {"sha256": sha256_file, "crc32": crc32_file}
 
 def step_name(step: int) -> str: return f"step_{step:06d}"
 
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #17a43377
 def _write_latest(root: Path, name: str):
     tmp = root / (LATEST + ".tmp")
     with open(tmp, "w") as f:
@@ -70,6 +71,30 @@ def _write_latest(root: Path, name: str):
     os.replace(tmp, root / LATEST)
     _fsync_path(root)
 
+def list_checkpoints(root) -> list[Path]:
+    "Published checkpoint directories under `root`, oldest first."
+    root = Path(root)
+    return sorted(p for p in root.glob("step_*") if p.is_dir()) if root.is_dir() else []
+
+def _manifest(tmp: Path, step: int, files: list, given: dict) -> dict:
+    "Every file's bytes and checksum: a writer's crc32 when it states the file's true size, else a sha256."
+    trusted = lambda rel, p: rel in given and "crc32" in given[rel] and given[rel].get("bytes") == p.stat().st_size
+    entry = lambda rel, p: given[rel] if trusted(rel, p) else dict(bytes=p.stat().st_size, sha256=sha256_file(p))
+    return dict(format=1, step=step, files={str(p.relative_to(tmp)): entry(str(p.relative_to(tmp)), p) for p in files})
+
+def _publish(root: Path, tmp: Path, name: str) -> Path:
+    "Rename the finished `tmp` to `root/name`, then point `latest` at it."
+    final = root / name
+    if final.exists():   # re-saving a step (a resumed run): move the old one aside, never half-replace
+        old = root / f".tmp-old-{name}-{os.getpid()}"
+        os.rename(final, old); os.rename(tmp, final); shutil.rmtree(old)
+    else:
+        os.rename(tmp, final)
+    _fsync_path(root)
+    _write_latest(root, name)
+    return final
+
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #a58ff0a9
 def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pause=None) -> Path:
     """Write `parts` (name -> object for torch.save) and whatever each `writers` callable writes
     into a temp dir, then atomically publish it as `root/step_NNNNNN` and point `latest` at it.
@@ -83,37 +108,23 @@ def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pau
     for k, obj in parts.items():
         with open(tmp / f"{k}.pt", "wb") as f:
             torch.save(obj, f); f.flush(); os.fsync(f.fileno())
-        if pause: pause("save", step)   # tests: a kill in the middle of a save
+        # the training loop's kill test stops a separate process here, where no monkeypatch reaches
+        if pause: pause("save", step)
     given = {}
     for w in writers:
         r = w(tmp)
         if isinstance(r, dict): given.update(r)
     files = sorted(p for p in tmp.rglob("*") if p.is_file())
     for p in files: _fsync_path(p)
-    trusted = lambda rel, p: rel in given and "crc32" in given[rel] and given[rel].get("bytes") == p.stat().st_size
-    entry = lambda rel, p: given[rel] if trusted(rel, p) else dict(bytes=p.stat().st_size, sha256=sha256_file(p))
-    man = dict(format=1, step=step, files={str(p.relative_to(tmp)): entry(str(p.relative_to(tmp)), p) for p in files})
     with open(tmp / MANIFEST, "w") as f:
-        json.dump(man, f, indent=1); f.flush(); os.fsync(f.fileno())
+        json.dump(_manifest(tmp, step, files, given), f, indent=1); f.flush(); os.fsync(f.fileno())
     _fsync_path(tmp)
-    final = root / name
-    if final.exists():   # re-saving a step (a resumed run): move the old one aside, never half-replace
-        old = root / f".tmp-old-{name}-{os.getpid()}"
-        os.rename(final, old); os.rename(tmp, final); shutil.rmtree(old)
-    else:
-        os.rename(tmp, final)
-    _fsync_path(root)
-    _write_latest(root, name)
+    final = _publish(root, tmp, name)
     for old in list_checkpoints(root)[:-keep] if keep else []:
         if old.name != name: shutil.rmtree(old, ignore_errors=True)
     return final
 
-def list_checkpoints(root) -> list[Path]:
-    "Published checkpoint directories under `root`, oldest first."
-    root = Path(root)
-    return sorted(p for p in root.glob("step_*") if p.is_dir()) if root.is_dir() else []
-
-# %% ../nbs/0_foundations/03_checkpoint.ipynb #6558ddd5
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #cb3d9dee
 def latest_checkpoint(root) -> Path | None:
     "The checkpoint `root/latest` names, or None when `root` has no checkpoint yet."
     root = Path(root)
@@ -140,6 +151,7 @@ def resolve_checkpoint(path) -> Path:
             if c is not None: return c
     raise CheckpointError(f"{p} holds no checkpoint (expected a step_* dir, a ckpt/ dir with '{LATEST}', or a run dir with ckpt/)")
 
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #22f5af8e
 def verify_checkpoint(path) -> dict:
     "Check every file against the manifest (exists, size, checksum); the manifest, or a CheckpointError."
     path = Path(path)
@@ -161,6 +173,7 @@ def verify_checkpoint(path) -> dict:
             raise CheckpointError(f"checkpoint file {f} is corrupt: {kind} differs from the manifest")
     return man
 
+# %% ../nbs/0_foundations/03_checkpoint.ipynb #17aa0c26
 def load_checkpoint(path, parts=("model", "optim", "train"), map_location="cpu") -> dict:
     "Verify, then load the named parts with `weights_only=True`; `{'step', 'dir', part: obj}`."
     path = Path(path)

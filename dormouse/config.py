@@ -13,10 +13,10 @@ import yaml
 
 # %% auto #0
 __all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig', 'OptimConfig',
-           'TrainConfig', 'Config', 'ConfigError', 'merge', 'parse_count', 'validate', 'get_key', 'parse_set',
-           'make_config', 'to_dict', 'write_json', 'from_dict']
+           'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key', 'validate', 'parse_set',
+           'make_config', 'to_dict', 'from_dict', 'write_json']
 
-# %% ../nbs/0_foundations/00_config.ipynb #5ab9ee0e
+# %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
 class DataConfig:
     "Where the bytes come from and how they are cut."
@@ -26,6 +26,7 @@ class DataConfig:
     seq_len: int = 128                           # bytes per training window (targets are shifted by one)
     batch_size: int = 8                          # windows per step
 
+# %% ../nbs/0_foundations/00_config.ipynb #e46f8890
 @dataclass
 class ModelConfig:
     "A byte-level LM: embedding (+ Engram rows) -> prelude -> loop block x n_loops -> coda -> head."
@@ -45,6 +46,7 @@ class ModelConfig:
     rope_base: float = 10000.0
     norm_eps: float = 1e-6
 
+# %% ../nbs/0_foundations/00_config.ipynb #a0c8d9bf
 @dataclass
 class EngramConfig:
     "Hashed n-gram tables: one per order, `rows` rows each, `dim` wide."
@@ -62,6 +64,7 @@ class EngramConfig:
     ram_reserve_gb: float = 8.0 # RAM kept free by the guard
     host_pages: str = "2m"      # host table pages: "2m" (transparent huge pages), "1g" (hugetlb pool), "4k"
 
+# %% ../nbs/0_foundations/00_config.ipynb #36215b96
 @dataclass
 class OffloadConfig:
     "Activation checkpointing / offload per block: none, checkpoint, offload or both."
@@ -84,6 +87,7 @@ class OptimConfig:
     decay_frac: float = 0.2     # wsd: share of steps in the final decay
     min_lr_frac: float = 0.1
 
+# %% ../nbs/0_foundations/00_config.ipynb #503a80d3
 @dataclass
 class TrainConfig:
     "The loop: steps, evaluation, checkpoints, logging."
@@ -148,7 +152,22 @@ PRESETS = {
     },
 }
 
-# %% ../nbs/0_foundations/00_config.ipynb #c2fb5cfa
+# %% ../nbs/0_foundations/00_config.ipynb #94cda551
+def parse_count(s) -> int:
+    "Parse `4M`, `16m`, `4Mi`, `2^24`, `1<<20`, `65536` or `1e6` into an integer (K/M/G: powers of 10; Ki/Mi/Gi: of 2)."
+    if isinstance(s, int): return s
+    t = str(s).strip().replace("_", "").replace(",", "")
+    bin_mult = {"ki": 2**10, "mi": 2**20, "gi": 2**30}
+    if t[-2:].lower() in bin_mult: return int(round(float(t[:-2]) * bin_mult[t[-2:].lower()]))
+    mult = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
+    if t[-1:].lower() in mult: return int(round(float(t[:-1]) * mult[t[-1].lower()]))
+    if "^" in t: b, e = t.split("^"); return int(b) ** int(e)
+    if "<<" in t: b, e = t.split("<<"); return int(b) << int(e)
+    f = float(t)
+    if not f.is_integer(): raise ValueError(f"not a whole number: {s!r}")
+    return int(f)
+
+# %% ../nbs/0_foundations/00_config.ipynb #15109ffb
 def _field_types(dc) -> dict:
     return {f.name: f for f in fields(dc)}
 
@@ -170,6 +189,7 @@ def merge(node, d: dict, prefix: str = ""):
         else: setattr(node, k, _coerce(f"{prefix}{k}", cur, v))
     return node
 
+# %% ../nbs/0_foundations/00_config.ipynb #cf6732f4
 def _coerce(key: str, cur, v):
     "Give `v` the type of the current value `cur`, or say which key was wrong."
     try:
@@ -192,19 +212,15 @@ def _coerce(key: str, cur, v):
         raise ConfigError(f"bad value for '{key}': {v!r} (expected {type(cur).__name__})") from None
     return v
 
-def parse_count(s) -> int:
-    "Parse `4M`, `16m`, `4Mi`, `2^24`, `1<<20`, `65536` or `1e6` into an integer (K/M/G: powers of 10; Ki/Mi/Gi: of 2)."
-    if isinstance(s, int): return s
-    t = str(s).strip().replace("_", "").replace(",", "")
-    bin_mult = {"ki": 2**10, "mi": 2**20, "gi": 2**30}
-    if t[-2:].lower() in bin_mult: return int(round(float(t[:-2]) * bin_mult[t[-2:].lower()]))
-    mult = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
-    if t[-1:].lower() in mult: return int(round(float(t[:-1]) * mult[t[-1].lower()]))
-    if "^" in t: b, e = t.split("^"); return int(b) ** int(e)
-    if "<<" in t: b, e = t.split("<<"); return int(b) << int(e)
-    f = float(t)
-    if not f.is_integer(): raise ValueError(f"not a whole number: {s!r}")
-    return int(f)
+# %% ../nbs/0_foundations/00_config.ipynb #d26c739d
+def get_key(cfg, key: str):
+    "The value at a dotted key such as `model.d_model`."
+    node = cfg
+    for part in key.split("."):
+        if not is_dataclass(node) or part not in _field_types(node):
+            raise ConfigError(f"unknown key '{key}'")
+        node = getattr(node, part)
+    return node
 
 def validate(cfg: Config) -> Config:
     "Check the choice fields and the positive fields; raise `ConfigError` naming the key."
@@ -223,15 +239,7 @@ def validate(cfg: Config) -> Config:
         raise ConfigError(f"bad value for 'engram.orders': {cfg.engram.orders}; must be a list of orders >= 1")
     return cfg
 
-def get_key(cfg, key: str):
-    "The value at a dotted key such as `model.d_model`."
-    node = cfg
-    for part in key.split("."):
-        if not is_dataclass(node) or part not in _field_types(node):
-            raise ConfigError(f"unknown key '{key}'")
-        node = getattr(node, part)
-    return node
-
+# %% ../nbs/0_foundations/00_config.ipynb #c4d214d4
 def parse_set(item: str) -> dict:
     "Turn `model.d_model=128` into the nested dict `{'model': {'d_model': '128'}}`."
     if "=" not in item: raise ConfigError(f"--set expects key=value, got {item!r}")
@@ -258,17 +266,18 @@ def make_config(preset: str = "tiny", file=None, sets=(), overrides: dict | None
     for s in sets: merge(cfg, parse_set(s))
     return validate(cfg)
 
+# %% ../nbs/0_foundations/00_config.ipynb #c61cbe05
 def to_dict(cfg: Config) -> dict:
     "The resolved config as plain data (for metrics.json and checkpoints)."
     return asdict(cfg)
-
-def write_json(path, d: dict):
-    "Write `d` as JSON to `path` atomically (a temporary file, then a rename): every record's writer."
-    path = Path(path); tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, path)
 
 def from_dict(d: dict) -> Config:
     "Rebuild a config from `to_dict`'s output (a checkpoint's)."
     d = copy.deepcopy(d)
     cfg = Config(preset=d.pop("preset", "tiny"))
     return validate(merge(cfg, d))
+
+def write_json(path, d: dict):
+    "Write `d` as JSON to `path` atomically (a temporary file, then a rename): every record's writer."
+    path = Path(path); tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, path)

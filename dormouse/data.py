@@ -52,14 +52,7 @@ def read_source(path) -> bytes:
         with gzip.open(path, "rb") as f: return f.read()
     return path.read_bytes()
 
-# %% ../nbs/0_foundations/01_data.ipynb #86cb1564
-def _fingerprint(files) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        st = f.stat()
-        h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:16]
-
+# %% ../nbs/0_foundations/01_data.ipynb #baf090c1
 class Corpus:
     "A memory-mapped byte corpus with a deterministic train / held-out split."
     def __init__(self, path, manifest: dict, heldout_frac: float = 0.01):
@@ -73,6 +66,14 @@ class Corpus:
     def __repr__(self):
         return (f"Corpus({len(self):,} bytes from {len(self.manifest['sources'])} file(s); "
                 f"train {len(self.train):,}, held-out {len(self.heldout):,}; sha256 {self.manifest['sha256'][:12]})")
+
+# %% ../nbs/0_foundations/01_data.ipynb #f203ee6a
+def _fingerprint(files) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        st = f.stat()
+        h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
 
 def build_corpus(sources=None, cache_dir=".cache/corpus", heldout_frac: float = 0.01, verbose=True) -> Corpus:
     "Write the sources once to a memory-mapped file with a manifest; reuse it while the manifest matches."
@@ -101,7 +102,7 @@ def load_corpus(data_cfg) -> Corpus:
     "The corpus a `DataConfig` names."
     return build_corpus(data_cfg.sources, data_cfg.cache_dir, data_cfg.heldout_frac)
 
-# %% ../nbs/0_foundations/01_data.ipynb #f9df5a8f
+# %% ../nbs/0_foundations/01_data.ipynb #7924c6a9
 def batch_at(tokens, step: int, batch_size: int, seq_len: int, seed: int = 0) -> torch.Tensor:
     "The `[batch_size, seq_len+1]` byte windows of training step `step` (int64)."
     n = len(tokens) - seq_len - 1
@@ -111,6 +112,7 @@ def batch_at(tokens, step: int, batch_size: int, seq_len: int, seed: int = 0) ->
     idx = starts[:, None] + np.arange(seq_len + 1)[None, :]
     return torch.from_numpy(np.asarray(tokens[idx], dtype=np.int64))
 
+# %% ../nbs/0_foundations/01_data.ipynb #a203e3aa
 def eval_windows(heldout, n_bytes: int, seq_len: int):
     "Non-overlapping `[n, seq_len+1]` windows predicting the first `n_bytes` held-out bytes, and that byte count."
     n_win = n_bytes // seq_len

@@ -55,9 +55,9 @@ def ram_budget(reserve_gb: float = 8.0) -> dict:
     a = ram_available()
     return dict(a, reserve=int(reserve_gb * GB), budget=a["available"] - int(reserve_gb * GB))
 
-# %% ../nbs/0_foundations/02_memory.ipynb #fae48415
+# %% ../nbs/0_foundations/02_memory.ipynb #ff605e61
 def rung(rows: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, budget: dict | None = None) -> dict:
-    "The survey's §3 row for `rows` per order: asked and rounded rows, bytes, legality and fit."
+    "One row of the memory table for `rows` per order: asked and rounded rows, bytes, legality and fit."
     budget = budget or ram_budget(reserve_gb)
     r = round_rows(rows)
     d = dict(rows_asked=int(rows), rows=r, legal=(r == rows), total_rows_asked=rows * n_orders, total_rows=r * n_orders)
@@ -70,6 +70,7 @@ def rung(rows: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, b
     d["fits"] = d["bytes"] <= budget["budget"]
     return d
 
+# %% ../nbs/0_foundations/02_memory.ipynb #29ff4018
 def mem_table(rows_list, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0) -> list[dict]:
     "One `rung` per entry of `rows_list`, all against the same budget."
     b = ram_budget(reserve_gb)
