@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 import yaml
+from fastcore.basics import patch
 from .config import ConfigError, make_config, to_dict, write_json
+from .records import git_info, repo_root
 
 # %% auto #0
 __all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec', 'arm_overrides',
            'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error',
            'execute', 'ExperimentBusy', 'run_experiment', 'load_runs', 'decide', 'summary_table', 'render_report',
-           'add_ab_args', 'cli_ab', 'cli_demo']
+           'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/40_ab.ipynb #3a7fbf4c
 RULES = {
@@ -33,7 +35,7 @@ RULES = {
 SPEC_FIELDS = {  # field: what it means (every other field is an error)
     "name": "the experiment's folder under the runs dir (default: the spec file's stem)",
     "question": "what the experiment decides, in words", "prediction": "the pre-registered prediction",
-    "source": "where the design comes from (e.g. the survey's section)",
+    "source": "where the design comes from, in words",
     "base": "{preset, overrides}: the config every arm starts from",
     "control": "the arm the others are judged against",
     "arms": "arm name -> overrides of the base",
@@ -89,6 +91,7 @@ class Spec:
 
 # %% ../nbs/4_experiments/40_ab.ipynb #a299aab0
 def _deep_merge(a: dict, b: dict) -> dict:
+    "`a` updated by `b`, nested mappings merged key by key; neither input changes."
     out = copy.deepcopy(a)
     for k, v in (b or {}).items():
         out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
@@ -101,8 +104,52 @@ def arm_overrides(spec: Spec, arm: str, seed: int) -> dict:
     o = _deep_merge(o, spec.arms[arm])
     return _deep_merge(o, {"train": {"seed": int(seed)}})
 
+# %% ../nbs/4_experiments/40_ab.ipynb #97f60e7c
 def _is_int(v): return isinstance(v, int) and not isinstance(v, bool)
 
+def _check_arms(d: dict, bad) -> dict:
+    "The spec's arms as `{name: overrides}`; the control must be one of them."
+    arms = d["arms"]
+    if not isinstance(arms, dict) or len(arms) < 2: bad(f"'arms' must map at least two arm names to overrides, got {arms!r}")
+    for a, o in arms.items():
+        if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", str(a)): bad(f"arm name {a!r} must be a folder name (letters, digits, _ . -)")
+        if o is not None and not isinstance(o, dict): bad(f"'arms.{a}' must be a mapping of overrides, got {o!r}")
+    arms = {str(a): (o or {}) for a, o in arms.items()}
+    if d["control"] not in arms:
+        hint = " (YAML reads unquoted on/off/yes/no as true/false: quote the name)" if isinstance(d["control"], bool) else ""
+        bad(f"'control' names arm {d['control']!r}, which is not in 'arms' ({', '.join(arms)}){hint}")
+    return arms
+
+def _check_scalars(d: dict, bad):
+    "The seeds, the rule, the run sizes, the goal and `keep_ckpt`."
+    seeds = d["seeds"]
+    if not isinstance(seeds, list) or not seeds or not all(_is_int(s) for s in seeds):
+        bad(f"'seeds' must be a list of integers, got {seeds!r}")
+    if len(set(seeds)) != len(seeds): bad(f"'seeds' has repeats: {seeds}")
+    if len(seeds) < 2: bad(f"'seeds' needs at least 2 seeds: the rule compares against the control's seed spread, got {seeds}")
+    if d["rule"] not in RULES: bad(f"unknown 'rule' {d['rule']!r}; allowed: {', '.join(RULES)}")
+    for k in ("steps", "eval_bytes", "eval_every", "parallel"):
+        if k in d and not (_is_int(d[k]) and d[k] >= (0 if k == "eval_every" else 1)):
+            bad(f"'{k}' must be a {'non-negative' if k == 'eval_every' else 'positive'} integer, got {d[k]!r}")
+    if d.get("goal", "lower") not in ("lower", "higher"): bad(f"'goal' must be 'lower' or 'higher', got {d['goal']!r}")
+    if not isinstance(d.get("keep_ckpt", False), bool): bad(f"'keep_ckpt' must be true or false, got {d['keep_ckpt']!r}")
+
+# %% ../nbs/4_experiments/40_ab.ipynb #1090b8e2
+def _parse_gates(d: dict, arms: dict, bad) -> list[Gate]:
+    "The spec's gates, each `check` parsed into key, operator and number."
+    gates = []
+    if not isinstance(d.get("gates", []), list): bad(f"'gates' must be a list, got {d['gates']!r}")
+    for i, g in enumerate(d.get("gates") or []):
+        if not isinstance(g, dict) or set(g) - {"arm", "check", "why"} or "check" not in g:
+            bad(f"'gates[{i}]' must be a mapping with 'check' (and 'arm', 'why'), got {g!r}")
+        arm = str(g.get("arm", "*"))
+        if arm != "*" and arm not in arms: bad(f"'gates[{i}].arm' names {arm!r}, which is not in 'arms' ({', '.join(arms)})")
+        m = _CHECK.match(str(g["check"]))
+        if not m: bad(f"'gates[{i}].check' must read 'KEY OP NUMBER' (OP one of {' '.join(_OPS)}), got {g['check']!r}")
+        gates.append(Gate(arm, m[1], m[2], float(m[3]), str(g.get("why", ""))))
+    return gates
+
+# %% ../nbs/4_experiments/40_ab.ipynb #fbe05c48
 def load_spec(path, name: str | None = None) -> Spec:
     "Read and check an experiment spec; a `SpecError` names the file and the field that is wrong."
     path = Path(path)
@@ -121,36 +168,10 @@ def load_spec(path, name: str | None = None) -> Spec:
         bad(f"'base' must be a mapping with 'preset' and 'overrides', got {base!r}")
     overrides = base.get("overrides") or {}
     if not isinstance(overrides, dict): bad(f"'base.overrides' must be a mapping, got {overrides!r}")
-    arms = d["arms"]
-    if not isinstance(arms, dict) or len(arms) < 2: bad(f"'arms' must map at least two arm names to overrides, got {arms!r}")
-    for a, o in arms.items():
-        if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", str(a)): bad(f"arm name {a!r} must be a folder name (letters, digits, _ . -)")
-        if o is not None and not isinstance(o, dict): bad(f"'arms.{a}' must be a mapping of overrides, got {o!r}")
-    arms = {str(a): (o or {}) for a, o in arms.items()}
-    if d["control"] not in arms:
-        hint = " (YAML reads unquoted on/off/yes/no as true/false: quote the name)" if isinstance(d["control"], bool) else ""
-        bad(f"'control' names arm {d['control']!r}, which is not in 'arms' ({', '.join(arms)}){hint}")
+    arms = _check_arms(d, bad)
+    _check_scalars(d, bad)
+    gates = _parse_gates(d, arms, bad)
     seeds = d["seeds"]
-    if not isinstance(seeds, list) or not seeds or not all(_is_int(s) for s in seeds):
-        bad(f"'seeds' must be a list of integers, got {seeds!r}")
-    if len(set(seeds)) != len(seeds): bad(f"'seeds' has repeats: {seeds}")
-    if len(seeds) < 2: bad(f"'seeds' needs at least 2 seeds: the rule compares against the control's seed spread, got {seeds}")
-    if d["rule"] not in RULES: bad(f"unknown 'rule' {d['rule']!r}; allowed: {', '.join(RULES)}")
-    for k in ("steps", "eval_bytes", "eval_every", "parallel"):
-        if k in d and not (_is_int(d[k]) and d[k] >= (0 if k == "eval_every" else 1)):
-            bad(f"'{k}' must be a {'non-negative' if k == 'eval_every' else 'positive'} integer, got {d[k]!r}")
-    if d.get("goal", "lower") not in ("lower", "higher"): bad(f"'goal' must be 'lower' or 'higher', got {d['goal']!r}")
-    if not isinstance(d.get("keep_ckpt", False), bool): bad(f"'keep_ckpt' must be true or false, got {d['keep_ckpt']!r}")
-    gates = []
-    if not isinstance(d.get("gates", []), list): bad(f"'gates' must be a list, got {d['gates']!r}")
-    for i, g in enumerate(d.get("gates") or []):
-        if not isinstance(g, dict) or set(g) - {"arm", "check", "why"} or "check" not in g:
-            bad(f"'gates[{i}]' must be a mapping with 'check' (and 'arm', 'why'), got {g!r}")
-        arm = str(g.get("arm", "*"))
-        if arm != "*" and arm not in arms: bad(f"'gates[{i}].arm' names {arm!r}, which is not in 'arms' ({', '.join(arms)})")
-        m = _CHECK.match(str(g["check"]))
-        if not m: bad(f"'gates[{i}].check' must read 'KEY OP NUMBER' (OP one of {' '.join(_OPS)}), got {g['check']!r}")
-        gates.append(Gate(arm, m[1], m[2], float(m[3]), str(g.get("why", ""))))
     spec = Spec(name=str(d.get("name") or name or path.stem), path=path, preset=base.get("preset", "tiny"),
                 overrides=overrides, control=d["control"], arms=arms, seeds=seeds, rule=d["rule"],
                 metric=str(d.get("metric", "heldout_bpb")), goal=d.get("goal", "lower"), steps=d.get("steps"),
@@ -188,32 +209,37 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     return m
 
 # %% ../nbs/4_experiments/40_ab.ipynb #f6087005
-def _repo_root() -> Path:
-    import dormouse
-    return Path(dormouse.__file__).resolve().parents[1]
-TEMPLATES = _repo_root()/"nbs"/"4_experiments"
+TEMPLATES = repo_root()/"nbs"/"4_experiments"   # arm.ipynb and report.ipynb, the papermill templates
 
 @dataclass
 class Run:
+    "One arm × seed of an experiment: its folder and the arm notebook's parameters."
     arm: str
     seed: int
     dir: Path
     params: dict   # the arm notebook's parameters
     @property
     def key(self): return f"{self.arm}/seed{self.seed}"
-    @property
-    def record(self) -> dict:
-        p = self.dir/"run.json"
-        try: return json.loads(p.read_text()) if p.exists() else {}
-        except json.JSONDecodeError: return {}
-    @property
-    def status(self) -> str:
-        r = self.record
-        if not r: return "new"
-        if r.get("status") == "ok" and not (self.dir/"metrics.json").exists(): return "incomplete"
-        return r.get("status", "incomplete")
 
+# %% ../nbs/4_experiments/40_ab.ipynb #c05998c0
+@patch(as_prop=True)
+def record(self: Run) -> dict:
+    "The run's `run.json` (`{}` while there is none, or one cut off mid-write)."
+    p = self.dir/"run.json"
+    try: return json.loads(p.read_text()) if p.exists() else {}
+    except json.JSONDecodeError: return {}
+
+@patch(as_prop=True)
+def status(self: Run) -> str:
+    "new, running, ok, failed, or incomplete (ok without its metrics.json)."
+    r = self.record
+    if not r: return "new"
+    if r.get("status") == "ok" and not (self.dir/"metrics.json").exists(): return "incomplete"
+    return r.get("status", "incomplete")
+
+# %% ../nbs/4_experiments/40_ab.ipynb #d896350d
 def _select(spec: Spec, only) -> set:
+    "The `(arm, seed)` pairs that `--only` names (empty: every run)."
     keep = set()
     for o in only or ():
         arm, _, seed = str(o).partition("/")
@@ -227,6 +253,7 @@ def _select(spec: Spec, only) -> set:
         keep |= {(arm, s) for s in seeds}
     return keep
 
+# %% ../nbs/4_experiments/40_ab.ipynb #e3cc094c
 def plan(spec: Spec, exp_dir, only=(), fresh: bool = False) -> list[Run]:
     "Every arm × seed run of `spec` under `exp_dir` (narrowed by `only`), in spec order."
     exp_dir, keep = Path(exp_dir), _select(spec, only)
@@ -262,12 +289,14 @@ def have_papermill() -> bool:
     return importlib.util.find_spec("papermill") is not None
 
 def resolve_engine(engine: str = "auto") -> str:
+    "The engine that `engine` means here: `auto` is papermill where it is installed."
     if engine not in ENGINES: raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if engine == "auto": return "papermill" if have_papermill() else "python"
     if engine == "papermill" and not have_papermill():
         raise RuntimeError("papermill is not installed here; use --engine python (no run.ipynb) or install the dev extras")
     return engine
 
+# %% ../nbs/4_experiments/40_ab.ipynb #9b7466b0
 def notebook_error(nb_path) -> str | None:
     "The error an executed notebook ended with (`ename: evalue`), or None."
     try: nb = json.loads(Path(nb_path).read_text())
@@ -281,21 +310,22 @@ def _log_error(log: Path) -> str:
     lines = [l for l in log.read_text(errors="replace").splitlines() if l.strip()] if log.exists() else []
     return lines[-1] if lines else "the run exited without output"
 
+# %% ../nbs/4_experiments/40_ab.ipynb #1e682d88
+def _command(run: Run, engine: str, template: Path | None = None) -> list[str]:
+    "The child process of one run: papermill over the arm notebook, or `run_arm` in plain Python."
+    if engine != "papermill": return [sys.executable, "-c", _PY, json.dumps(run.params)]
+    template = Path(template or TEMPLATES/"arm.ipynb")
+    args = dict(input_path=os.path.relpath(template.resolve(), run.dir.resolve()), output_path="run.ipynb", parameters=run.params)
+    return [sys.executable, "-c", _PM, json.dumps(args)]
+
 def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None) -> dict:
     "Run one arm × seed in its folder; returns its record (also written to `run.json`)."
-    from dormouse.train import git_info   # the code version, by train's rule (records under runs/ don't count)
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
                engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
     write_json(run.dir/"run.json", rec)
     (run.dir/"metrics.json").unlink(missing_ok=True)  # a stale one must not pass for this run's
-    t0 = time.time()
-    if engine == "papermill":
-        template = Path(template or TEMPLATES/"arm.ipynb")
-        args = dict(input_path=os.path.relpath(template.resolve(), run.dir.resolve()), output_path="run.ipynb", parameters=run.params)
-        cmd = [sys.executable, "-c", _PM, json.dumps(args)]
-    else: cmd = [sys.executable, "-c", _PY, json.dumps(run.params)]
-    env = dict(os.environ)
+    t0, cmd, env = time.time(), _command(run, engine, template), dict(os.environ)
     if threads and "OMP_NUM_THREADS" not in env: env["OMP_NUM_THREADS"] = str(threads)  # N runs share the CPU cores
     try:
         with open(run.dir/"run.log", "w") as log:
@@ -331,6 +361,7 @@ def _snapshot(spec: Spec, exp_dir: Path):
     text = spec.text if re.search(r"^name\s*:", spec.text, re.M) else f"name: {spec.name}\n{spec.text}"
     (exp_dir/"spec.yaml").write_text(text)
 
+# %% ../nbs/4_experiments/40_ab.ipynb #df96e2dc
 def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, only=(), engine: str = "auto",
                    report: bool = True, progress: bool = True, fresh: bool = False) -> dict:
     "Run every unfinished (with `fresh`: every) arm × seed of `spec` under `runs_dir/spec.name`; returns `{runs, failed, decision, report}`."
@@ -402,14 +433,13 @@ def _stats(vals) -> dict:
     vals = [float(v) for v in vals]
     return dict(mean=sum(vals)/len(vals), min=min(vals), max=max(vals), n=len(vals))
 
-def decide(spec: Spec, runs, logs=None) -> dict:
-    "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
-    metric, lower = spec.metric, spec.goal == "lower"
-    gates, checks, blocked = [], [], {}
+# %% ../nbs/4_experiments/40_ab.ipynb #9f9c777d
+def _blockers(spec: Spec, runs, logs) -> tuple[list, dict]:
+    "Every gate checked on every finished run, and per arm the reasons it can have no verdict."
+    metric, gates, blocked = spec.metric, [], {}
     for a in spec.arms:
         rs = runs[runs.arm == a]
-        bad = rs[rs.status != "ok"]
-        for _, r in bad.iterrows():
+        for _, r in rs[rs.status != "ok"].iterrows():
             blocked.setdefault(a, []).append(f"{a}/seed{r.seed} {r.status}" + (f": {r.error}" if r.error else ""))
         for g in spec.gates:
             if g.arm not in ("*", a): continue
@@ -422,35 +452,45 @@ def decide(spec: Spec, runs, logs=None) -> dict:
                                                      + (f": {g.why}" if g.why else ""))
         missing = rs[(rs.status == "ok") & rs[metric].isna()] if metric in rs else rs[rs.status == "ok"]
         for _, r in missing.iterrows(): blocked.setdefault(a, []).append(f"{a}/seed{r.seed} has no '{metric}' in metrics.json")
+    return gates, blocked
+
+# %% ../nbs/4_experiments/40_ab.ipynb #65f0d91f
+def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
+    "keep or kill, by the spec's rule: the arm's mean (`st`) against the control's seed spread (`cst`)."
+    inside = cst["min"] <= st["mean"] <= cst["max"]
+    better = st["mean"] < cst["min"] if spec.goal == "lower" else st["mean"] > cst["max"]
+    keep = better if spec.rule == "kill_if_inside_control_spread" else inside
+    where = "inside" if inside else ("outside (better than every control seed)" if better else "outside (worse than every control seed)")
+    return dict(verdict="keep" if keep else "kill", **st,
+                reason=f"mean {spec.metric} {st['mean']:.4f} over {st['n']} seeds lies {where} the control's spread "
+                       f"[{cst['min']:.4f}, {cst['max']:.4f}] ({cst['n']} seeds)")
+
+# %% ../nbs/4_experiments/40_ab.ipynb #98a1ffb1
+def decide(spec: Spec, runs, logs=None) -> dict:
+    "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
+    metric, c = spec.metric, spec.control
+    gates, blocked = _blockers(spec, runs, logs)
     ok = runs[runs.status == "ok"]
     eb = sorted({int(x) for x in ok.heldout_bytes.dropna()}) if "heldout_bytes" in ok else []
-    checks.append(dict(check="every run scored the same held-out bytes", passed=len(eb) <= 1, value=eb))
-    checks.append(dict(check="every planned run finished", passed=not (runs.status != "ok").any(),
-                       value=f"{int((runs.status == 'ok').sum())}/{len(runs)}"))
+    checks = [dict(check="every run scored the same held-out bytes", passed=len(eb) <= 1, value=eb),
+              dict(check="every planned run finished", passed=not (runs.status != "ok").any(),
+                   value=f"{int((runs.status == 'ok').sum())}/{len(runs)}")]
     rule_text = RULES[spec.rule].format(metric=metric)
     out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text,
-               control=spec.control, gates=gates, checks=checks, arms={})
-    c = spec.control
-    cvals = runs[(runs.arm == c) & (runs.status == "ok")][metric].dropna() if metric in runs else []
-    cst = _stats(cvals) if len(cvals) else None
-    for a in spec.arms:
+               control=c, gates=gates, checks=checks, arms={})
+    def stats(a):
         vals = runs[(runs.arm == a) & (runs.status == "ok")][metric].dropna() if metric in runs else []
-        st = _stats(vals) if len(vals) else {}
+        return _stats(vals) if len(vals) else {}
+    cst = stats(c) or None
+    for a in spec.arms:
+        st = stats(a)
         if a == c:
             out["arms"][a] = dict(verdict="control", reason="the control" + (f": {'; '.join(blocked[a])}" if a in blocked else ""), **st)
-            continue
-        if a in blocked or c in blocked or len(eb) > 1:
+        elif a in blocked or c in blocked or len(eb) > 1:
             why = blocked.get(a, []) + [f"control: {x}" for x in blocked.get(c, [])]
             if len(eb) > 1: why.append(f"runs scored different held-out byte counts {eb}")
             out["arms"][a] = dict(verdict="no verdict", reason="the arm did not run as designed: " + "; ".join(why), **st)
-            continue
-        inside = cst["min"] <= st["mean"] <= cst["max"]
-        better = st["mean"] < cst["min"] if lower else st["mean"] > cst["max"]
-        keep = better if spec.rule == "kill_if_inside_control_spread" else inside
-        where = "inside" if inside else ("outside (better than every control seed)" if better else "outside (worse than every control seed)")
-        out["arms"][a] = dict(verdict="keep" if keep else "kill", **st,
-                              reason=f"mean {metric} {st['mean']:.4f} over {st['n']} seeds lies {where} the control's spread "
-                                     f"[{cst['min']:.4f}, {cst['max']:.4f}] ({cst['n']} seeds)")
+        else: out["arms"][a] = _verdict(spec, st, cst)
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
         if a != c: lines.append(f"  {a} vs {c}: {v['verdict'].upper()}: {v['reason']}")
@@ -503,6 +543,7 @@ def add_ab_args(p):
     p.add_argument("--report-only", action="store_true", help="only (re)render the report of the runs there are")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+# %% ../nbs/4_experiments/40_ab.ipynb #0fb642eb
 def _print_result(spec: Spec, res: dict, exp_dir: Path):
     for k, rec in res["runs"].items():
         m = {}
@@ -531,10 +572,11 @@ def cli_ab(args):
     _print_result(spec, res, exp_dir)
     return 1 if res.get("failed") else 0
 
-def cli_demo(args):
+# %% ../nbs/4_experiments/40_ab.ipynb #459c31db
+def run_demo(args):
     "`make demo`'s experiment: experiments/demo.yaml run afresh, its report, BPB before -> after per run, the decision."
     spec_path = Path("experiments/demo.yaml")
-    if not spec_path.exists(): spec_path = _repo_root()/"experiments"/"demo.yaml"
+    if not spec_path.exists(): spec_path = repo_root()/"experiments"/"demo.yaml"
     runs_dir = "runs"
     try:
         spec = load_spec(spec_path)
