@@ -6,15 +6,15 @@ Docs: https://dormouse-ml.github.io/dormouse/0_foundations/config.html.md"""
 
 # %% ../nbs/0_foundations/00_config.ipynb #0c5ce496
 from __future__ import annotations
-import copy, dataclasses, json, os, typing
+import copy, dataclasses, json, math, os, typing, warnings
 from dataclasses import dataclass, field, fields, asdict, is_dataclass
 from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig', 'OptimConfig',
-           'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key', 'validate', 'parse_set',
-           'make_config', 'to_dict', 'from_dict', 'write_json']
+__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig',
+           'OptimConfig', 'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key', 'validate',
+           'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict', 'write_json']
 
 # %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
@@ -158,14 +158,19 @@ def parse_count(s) -> int:
     if isinstance(s, int): return s
     t = str(s).strip().replace("_", "").replace(",", "")
     bin_mult = {"ki": 2**10, "mi": 2**20, "gi": 2**30}
-    if t[-2:].lower() in bin_mult: return int(round(float(t[:-2]) * bin_mult[t[-2:].lower()]))
+    if t[-2:].lower() in bin_mult: return int(round(_whole(float(t[:-2]), s) * bin_mult[t[-2:].lower()]))
     mult = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
-    if t[-1:].lower() in mult: return int(round(float(t[:-1]) * mult[t[-1].lower()]))
+    if t[-1:].lower() in mult: return int(round(_whole(float(t[:-1]), s) * mult[t[-1].lower()]))
     if "^" in t: b, e = t.split("^"); return int(b) ** int(e)
     if "<<" in t: b, e = t.split("<<"); return int(b) << int(e)
-    f = float(t)
+    f = _whole(float(t), s)
     if not f.is_integer(): raise ValueError(f"not a whole number: {s!r}")
     return int(f)
+
+def _whole(x: float, s) -> float:
+    "`x` if it is a finite number (inf and nan are not counts)."
+    if not math.isfinite(x): raise ValueError(f"not a finite number: {s!r}")
+    return x
 
 # %% ../nbs/0_foundations/00_config.ipynb #15109ffb
 def _field_types(dc) -> dict:
@@ -235,9 +240,36 @@ def validate(cfg: Config) -> Config:
     if (m.d_model // m.n_heads) % 2: raise ConfigError("'model.d_model'/'model.n_heads' must be even (rotary positions)")
     if m.top_k > m.n_experts: raise ConfigError(f"'model.top_k' ({m.top_k}) must be <= 'model.n_experts' ({m.n_experts})")
     if not 0 < cfg.data.heldout_frac < 0.5: raise ConfigError(f"bad value for 'data.heldout_frac': {cfg.data.heldout_frac}; must be in (0, 0.5)")
-    if not cfg.engram.orders or any(o < 1 for o in cfg.engram.orders):
-        raise ConfigError(f"bad value for 'engram.orders': {cfg.engram.orders}; must be a list of orders >= 1")
+    for key, (lo, hi, rule) in RANGES.items():
+        v = get_key(cfg, key)
+        if not (math.isfinite(v) and lo <= v <= hi): raise ConfigError(f"bad value for '{key}': {v!r}; must be {rule}")
+    _check_lists(cfg)
+    if cfg.engram.prefetch and cfg.engram.mode != "host":
+        warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
     return cfg
+
+# %% ../nbs/0_foundations/00_config.ipynb #c8fab8e9
+INF = float("inf")
+RANGES = {  # key: (lowest, highest, the rule in words)
+    "optim.muon_lr": (1e-12, INF, "a finite number > 0"), "optim.adam_lr": (1e-12, INF, "a finite number > 0"),
+    "engram.lr": (1e-12, INF, "a finite number > 0"), "optim.weight_decay": (0.0, INF, "a finite number >= 0"),
+    "optim.muon_momentum": (0.0, 0.999999, "in [0, 1)"), "engram.momentum": (0.0, 0.999999, "in [0, 1)"),
+    "optim.grad_clip": (-INF, INF, "a finite number (<= 0: never clip)"), "optim.min_lr_frac": (0.0, 1.0, "in [0, 1]"),
+    "optim.decay_frac": (1e-12, 1.0, "in (0, 1]"), "optim.warmup_steps": (0, INF, "an integer >= 0"),
+    "engram.ram_reserve_gb": (0.0, INF, "a finite number of GB >= 0"), "engram.sinkhorn_every": (0, INF, "an integer >= 0"),
+    "engram.sinkhorn_passes": (0, INF, "an integer >= 0"), "offload.min_bytes": (0, INF, "an integer >= 0"),
+    "train.eval_every": (0, INF, "an integer >= 0 (0: only before and after)"),
+    "train.ckpt_every": (0, INF, "an integer >= 0 (0: only at the end)"), "train.log_every": (1, INF, "an integer >= 1"),
+    "train.metrics_warmup": (0, INF, "an integer >= 0"),
+}
+
+def _check_lists(cfg: Config):
+    o = cfg.engram.orders
+    if not o or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in o):
+        raise ConfigError(f"bad value for 'engram.orders': {o!r}; must be a list of whole numbers >= 1, e.g. [2, 3, 4]")
+    b = cfg.optim.adam_betas
+    if len(b) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < 1 for x in b):
+        raise ConfigError(f"bad value for 'optim.adam_betas': {b!r}; must be two numbers in [0, 1), e.g. [0.9, 0.95]")
 
 # %% ../nbs/0_foundations/00_config.ipynb #c4d214d4
 def parse_set(item: str) -> dict:
@@ -250,20 +282,38 @@ def parse_set(item: str) -> dict:
     d[parts[-1]] = val.strip()
     return out
 
-def make_config(preset: str = "tiny", file=None, sets=(), overrides: dict | None = None) -> Config:
-    "Preset, then a YAML file, then a dict of overrides, then `key=value` strings; validated."
+def read_config_file(file) -> dict:
+    "The sections of a YAML config file (a mapping; `preset:` may name the preset)."
+    p = Path(file)
+    if not p.is_file(): raise ConfigError(f"config file not found: {p}")
+    try: d = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as e:
+        where = getattr(e, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        raise ConfigError(f"{p}: not valid YAML{at}: {getattr(e, 'problem', None) or e}") from None
+    if d is None: return {}
+    if not isinstance(d, dict):
+        raise ConfigError(f"{p}: a config file is a mapping of sections (data:, model:, engram:, ...), got a {type(d).__name__}")
+    return d
+
+def make_config(preset: str | None = None, file=None, sets=(), overrides: dict | None = None) -> Config:
+    """Preset, then a YAML file, then a dict of overrides, then `key=value` strings; validated. The preset
+    is `preset`, else the file's `preset:`, else `tiny`; the two may not disagree."""
+    d = read_config_file(file) if file is not None else {}
+    named = d.pop("preset", None)
+    if preset is not None and named is not None and named != preset:
+        raise ConfigError(f"the preset is {preset!r} but {file} says preset: {named!r}; name one")
+    preset = preset or named or "tiny"
     if preset not in PRESETS:
         raise ConfigError(f"unknown preset {preset!r}; allowed: {', '.join(PRESETS)}")
     cfg = Config(preset=preset)
     merge(cfg, copy.deepcopy(PRESETS[preset]))
-    if file is not None:
-        p = Path(file)
-        if not p.exists(): raise ConfigError(f"config file not found: {p}")
-        d = yaml.safe_load(p.read_text()) or {}
-        d.pop("preset", None)
-        merge(cfg, d)
+    merge(cfg, d)
     if overrides: merge(cfg, copy.deepcopy(overrides))
-    for s in sets: merge(cfg, parse_set(s))
+    for s in sets:
+        if s.split("=", 1)[0].strip() == "preset":
+            raise ConfigError(f"--set {s!r}: a preset is chosen with --preset or 'preset:' in the config file")
+        merge(cfg, parse_set(s))
     return validate(cfg)
 
 # %% ../nbs/0_foundations/00_config.ipynb #c61cbe05
