@@ -15,8 +15,7 @@ from .offload import run_block, register_cast
 
 # %% auto #0
 __all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
-           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'compare_expert_paths', 'count_params',
-           'format_params']
+           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'count_params', 'format_params']
 
 # %% ../nbs/1_model/10_model.ipynb #82ed307e
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
@@ -271,34 +270,6 @@ def with_engram(self: ByteLM, engram) -> ByteLM:
 def autocast(device):
     "bf16 autocast on CUDA; plain fp32 elsewhere."
     return torch.autocast("cuda", dtype=torch.bfloat16) if torch.device(device).type == "cuda" else contextlib.nullcontext()
-
-# %% ../nbs/1_model/10_model.ipynb #a8e54b52
-def compare_expert_paths(d=64, n_experts=8, top_k=2, d_expert=32, b=2, t=24, device="cpu", seed=0) -> dict:
-    "Relative max differences loop vs grouped (out, dx, dw13, dw2), load equality, and an empty expert's grad."
-    g = torch.Generator().manual_seed(seed)
-    moe = MoE(d, n_experts, top_k, d_expert)
-    with torch.no_grad():
-        moe.w13.copy_(torch.randn(moe.w13.shape, generator=g) * d ** -0.5)
-        moe.w2.copy_(torch.randn(moe.w2.shape, generator=g) * d_expert ** -0.5)
-        moe.router.weight.copy_(torch.randn(moe.router.weight.shape, generator=g) * d ** -0.5)
-        moe.bias[0] = -1e4                                   # expert 0 gets no bytes
-    moe.to(device)
-    x = torch.randn(b, t, d, generator=g).to(device)
-    w = torch.linspace(-1, 1, b * t * d, device=device).view(b, t, d)
-    res = {}
-    for path in ("loop", "grouped"):
-        moe.zero_grad(); moe.path = path
-        xx = x.clone().requires_grad_()
-        with autocast(device): y, load, _ = moe(xx)
-        (y.float() * w).sum().backward()
-        res[path] = (y.detach().float(), xx.grad.float(), moe.w13.grad.float(), moe.w2.grad.float(), load)
-    rel = lambda a, b: ((a - b).abs().max() / b.abs().max().clamp_min(1e-12)).item()
-    out = {k: rel(a, b) for k, a, b in zip(("out", "dx", "dw13", "dw2"), res["loop"][:4], res["grouped"][:4])}
-    out["load_equal"] = bool(torch.equal(res["loop"][4], res["grouped"][4]))
-    out["empty_expert_load"] = res["grouped"][4][0].item()
-    out["empty_expert_grad"] = max(r[i][0].abs().max().item() for r in res.values() for i in (2, 3))
-    out["fused"] = grouped_mm_fused_ok(x.to(torch.bfloat16)) if torch.device(device).type == "cuda" else False
-    return out
 
 # %% ../nbs/1_model/10_model.ipynb #1dcf86a5
 def _numel(mod) -> int: return sum(p.numel() for p in mod.parameters()) if mod is not None else 0

@@ -13,8 +13,8 @@ from torch.optim import Optimizer
 from .config import OptimConfig
 
 # %% auto #0
-__all__ = ['NS_COEFFICIENTS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'compare_with_muon',
-           'split_params', 'lr_factor', 'Optimizers', 'grad_clip_norm']
+__all__ = ['NS_COEFFICIENTS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'split_params', 'lr_factor',
+           'Optimizers', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #61849c27
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -84,22 +84,6 @@ class BankMuon(Optimizer):
                     o = zeropower_batched(upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
                     p[i:i + n].add_(o, alpha=-step)
         return loss
-
-# %% ../nbs/1_model/11_optim.ipynb #dbccf5e4
-def compare_with_muon(E, A, B, steps=5, device="cpu", **kw) -> float:
-    "Max |BankMuon - torch.optim.Muon per expert| after `steps` identical steps, in units of lr."
-    g = torch.Generator().manual_seed(0)
-    w0 = torch.randn(E, A, B, generator=g).to(device)
-    bank = torch.nn.Parameter(w0.clone())
-    mats = [torch.nn.Parameter(w0[e].clone()) for e in range(E)]
-    ob, om = BankMuon([bank], **kw), torch.optim.Muon(mats, **kw)
-    for _ in range(steps):
-        grad = torch.randn(E, A, B, generator=g).to(device)
-        bank.grad = grad.clone()
-        for e, m in enumerate(mats): m.grad = grad[e].clone()
-        ob.step(); om.step()
-    diff = (bank.detach() - torch.stack([m.detach() for m in mats])).abs().max().item()
-    return diff / kw["lr"]
 
 # %% ../nbs/1_model/11_optim.ipynb #3f26a671
 ADAM_2D = ("embed.", "head.", "engram.")   # 2-D parameters that still go to AdamW (by name prefix)

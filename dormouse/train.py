@@ -7,12 +7,12 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/train.html.md"""
 
 # %% ../nbs/3_training/30_train.ipynb #6f39ab0a
 from __future__ import annotations
-import argparse, csv, gc, json, math, os, statistics, subprocess, sys, time
+import argparse, csv, json, math, os, statistics, sys, time
 from pathlib import Path
 import numpy as np
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
-import dormouse
+from fastcore.basics import patch
 from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count, write_json
 from .data import load_corpus, batch_at, eval_windows
 from .model import autocast, build_model, count_params
@@ -20,11 +20,11 @@ from .offload import Offloader
 from .optim import Optimizers, grad_clip_norm, lr_factor
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
                                  resolve_checkpoint, rng_state, set_rng_state)
+from .records import git_info, machine_info
 
 # %% auto #0
-__all__ = ['PEAK_BF16', 'BENCH_KEYS', 'TrainingDiverged', 'pick_device', 'device_info', 'git_info', 'evaluate', 'eval_bytes_for',
-           'print_eval', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'train', 'load_model',
-           'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval', 'bench_arm', 'bench', 'check', 'main']
+__all__ = ['TrainingDiverged', 'pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'StepLog', 'read_log', 'train_step',
+           'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -35,27 +35,6 @@ def pick_device(name: str = "auto") -> torch.device:
     if name == "auto": name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available(): raise ConfigError("train.device is 'cuda' but no CUDA device is available")
     return torch.device(name)
-
-PEAK_BF16 = {"H100": 989.4e12, "H200": 989.4e12, "GH200": 989.4e12, "A100": 312e12, "L40S": 362e12, "4090": 165.2e12}
-
-def device_info(device: torch.device) -> dict:
-    "Device name and its dense bf16 peak FLOP/s (None when unknown or CPU)."
-    if device.type != "cuda": return dict(device="cpu", device_name=f"cpu ({os.cpu_count()} cores)", peak_flops=None)
-    name = torch.cuda.get_device_name(device)
-    peak = next((v for k, v in PEAK_BF16.items() if k in name), None)
-    return dict(device="cuda", device_name=name, peak_flops=peak)
-
-def git_info() -> dict:
-    "The code version: commit of the repository holding this package (None outside git) and its dirty flag."
-    root = Path(dormouse.__file__).resolve().parents[1]
-    def run(*a):
-        try: r = subprocess.run(["git", "-C", str(root), *a], capture_output=True, text=True, timeout=20)
-        except (OSError, subprocess.TimeoutExpired): return None
-        return r.stdout.strip() if r.returncode == 0 else None
-    commit = run("rev-parse", "HEAD")
-    # records under runs/ are outputs, not code: a run rewriting its own record is not a dirty tree
-    status = run("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)runs")
-    return dict(git_commit=commit, git_dirty=None if status is None else bool(status))
 
 # %% ../nbs/3_training/30_train.ipynb #e4d52d0c
 @torch.no_grad()
@@ -149,18 +128,7 @@ def train_step(model, opt: Optimizers, batch: torch.Tensor, step: int, *, clip: 
     mark("optimizer")
     return ce_value, norm
 
-# %% ../nbs/3_training/30_train.ipynb #91181285
-def _pause_hook():
-    "Tests only: `DORMOUSE_TEST_PAUSE=step:N` or `save:N` makes the process wait there to be killed."
-    spec = os.environ.get("DORMOUSE_TEST_PAUSE")
-    if not spec: return None
-    where, at = spec.split(":")
-    def pause(w, step):
-        if w == where and step == int(at):
-            print(f"PAUSED {w} {step}", flush=True)
-            time.sleep(3600)
-    return pause
-
+# %% ../nbs/3_training/30_train.ipynb #cf62c932
 def seed_everything(seed: int):
     "Seed torch (CPU and CUDA), numpy's global generator and Python's `random`."
     import random
@@ -174,139 +142,185 @@ def _check_resumable(cfg: Config, saved: dict, where):
         if then["engram"].get(k) != now["engram"][k]: diffs.append(f"engram.{k}: {then['engram'].get(k)!r} in the checkpoint, {now['engram'][k]!r} now")
     if diffs: raise ConfigError(f"cannot resume from {where}: the config differs ({'; '.join(diffs)}); use another --out or the same settings")
 
+def _resume_point(cfg: Config, ckroot: Path) -> dict | None:
+    "The latest checkpoint under `ckroot`, loaded and checked against `cfg`; None when there is none."
+    path = latest_checkpoint(ckroot)
+    if path is None: return None
+    checkpoint = load_checkpoint(path)
+    _check_resumable(cfg, checkpoint["train"]["config"], path)
+    return checkpoint
 
-def _save(ckroot, step, model, opt, cfg, evals, pause):
-    eng = model.engram
+def _save(ckroot, step, model, opt, cfg, evals):
+    engram = model.engram
     train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals)
-    writers = [eng.save_tables] if eng is not None else []
-    return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state),
-                           writers=writers, pause=pause)
+    writers = [engram.save_tables] if engram is not None else []
+    return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state), writers=writers)
 
-def _restore(ck: dict, model, opt):
-    try: model.load_state_dict(ck["model"])
-    except RuntimeError as e: raise CheckpointError(f"checkpoint {ck['dir']} does not fit this model: {str(e).splitlines()[0]}") from None
-    if opt is not None: opt.load_state_dict(ck["optim"])
-    if model.engram is not None: model.engram.load_tables(ck["dir"])
+def _restore(checkpoint: dict, model, opt):
+    try: model.load_state_dict(checkpoint["model"])
+    except RuntimeError as e: raise CheckpointError(f"checkpoint {checkpoint['dir']} does not fit this model: {str(e).splitlines()[0]}") from None
+    if opt is not None: opt.load_state_dict(checkpoint["optim"])
+    if model.engram is not None: model.engram.load_tables(checkpoint["dir"])
 
+# %% ../nbs/3_training/30_train.ipynb #e9837e42
+class _Run:
+    "One call of `train`: what its parts share (config, model, optimizers, step helpers, log, times, metrics)."
+    def __init__(self, cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True):
+        self.cfg, self.train_cfg, self.save, self.t_start = cfg, cfg.train, save, time.perf_counter()
+        self.out = Path(out_dir); self.ckroot = self.out / "ckpt"
+        self.device = pick_device(cfg.train.device)
+        self.batch_size, self.seq_len, self.steps = cfg.data.batch_size, cfg.data.seq_len, cfg.train.steps
+        checkpoint = _resume_point(cfg, self.ckroot) if resume else None
+        self.corpus = load_corpus(cfg.data) if corpus is None else corpus
+        self.n_eval = eval_bytes_for(self.corpus.heldout, self.train_cfg.eval_bytes, self.seq_len)
+        if self.device.type == "cuda": torch.set_float32_matmul_precision("high")
+        seed_everything(self.train_cfg.seed)
+        self.model = build_model(cfg, self.device)
+        self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
+        self.opt = Optimizers(self.model, cfg.optim)
+        self.start, self.evals = 0, []
+        if checkpoint is not None:
+            _restore(checkpoint, self.model, self.opt)
+            set_rng_state(checkpoint["train"]["rng"])
+            self.start, self.evals = checkpoint["step"], list(checkpoint["train"].get("evals", []))
+            print(f"resuming from {checkpoint['dir']} at step {self.start}", flush=True)
+        if self.start > self.steps: raise ConfigError(f"the checkpoint is at step {self.start}, past train.steps={self.steps}")
+
+    def batch(self, step: int) -> torch.Tensor:
+        "The batch of (0-based) `step`, on the device."
+        return batch_at(self.corpus.train, step, self.batch_size, self.seq_len, self.train_cfg.seed)
+
+# %% ../nbs/3_training/30_train.ipynb #c2547114
+@patch
+def open(self: _Run):
+    "Write the run directory and the log; make the step's helpers; the metrics' fixed part."
+    cfg, train_cfg, model = self.cfg, self.train_cfg, self.model
+    self.out.mkdir(parents=True, exist_ok=True)
+    self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
+    self.loss_fn = torch.compile(model.loss) if train_cfg.compile else model.loss
+    self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
+    self.pipeline = None
+    if model.engram is not None and cfg.engram.prefetch and model.engram.mode == "host":
+        from dormouse.prefetch import Pipeline
+        self.pipeline = Pipeline(model.engram, self.batch, self.device)
+    self.times, self.last_loss = [], None
+    counts, machine = count_params(cfg), machine_info(self.device)
+    self.peak_flops = machine["peak_flops"]
+    self.flops_per_step = counts["flops_per_byte"] * self.batch_size * self.seq_len
+    self.metrics = dict(
+        preset=cfg.preset, steps=self.steps, start_step=self.start, seed=train_cfg.seed,
+        device=machine["device"], device_name=machine["device_name"], peak_flops=self.peak_flops,
+        torch=torch.__version__, **git_info(), params_total=counts["total"], params_active=counts["active"],
+        flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step,
+        flop_formula="batch*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
+        batch_size=self.batch_size, seq_len=self.seq_len, tokens_per_step=self.batch_size * self.seq_len, config=to_dict(cfg))
+    return self
+
+# %% ../nbs/3_training/30_train.ipynb #1f92cdf0
+@patch
+def diverged(self: _Run, what: str, value: float, step: int):
+    "Called by `train_step` during `step`, before the bad value touched any state."
+    last = latest_checkpoint(self.ckroot) if self.ckroot.exists() else "none (no checkpoint was written)"
+    raise TrainingDiverged(f"{what} is {value} at step {step}: stopping. Nothing from this step was applied; "
+                           f"the last good checkpoint is {last}")
+
+@patch
+def step(self: _Run, s: int) -> dict:
+    "Train (0-based) step `s`; its log row (`step` counts the steps done)."
+    t0 = time.perf_counter()
+    factor = lr_factor(s, self.steps, self.cfg.optim); self.opt.set_lr(factor)
+    if self.pipeline is not None: batch = self.pipeline.batch(s, s + 1 if s + 1 < self.steps else None)
+    else: batch = self.batch(s).to(self.device, non_blocking=True)
+    done = s + 1          # the update is labelled with the log's numbering, which `update_step` reports
+    loss, grad_norm = train_step(self.model, self.opt, batch, done, clip=self.clip, offloader=self.offloader, pipeline=self.pipeline,
+                                 loss_fn=self.loss_fn, diverged=lambda what, value: self.diverged(what, value, done))
+    if self.device.type == "cuda": torch.cuda.synchronize(self.device)
+    ms = (time.perf_counter() - t0) * 1e3
+    self.times.append(ms); self.last_loss = loss
+    if len(self.times) == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
+    row = dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, ms=ms, tokens=done * self.batch_size * self.seq_len,
+               grad_norm=grad_norm)
+    if self.model.engram is not None: row.update(self.model.engram.step_metrics())
+    if self.pipeline is not None: row.update(self.pipeline.step_metrics())
+    row.update(self.offloader.step_metrics())
+    self.log.write(row)
+    return row
+
+# %% ../nbs/3_training/30_train.ipynb #9fed0d29
+@patch
+def eval_heldout(self: _Run, step: int):
+    "Held-out BPB now, printed and added to the eval history (which every checkpoint keeps)."
+    r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
+    print_eval(step, r)
+    self.evals.append(dict(step=step, **r))
+
+@patch
+def checkpoint(self: _Run, step: int):
+    self.log.sync(); _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals)
+
+@patch
+def after_step(self: _Run, done: int):
+    "The periodic evaluation and checkpoint after `done` steps (not after the last: `train` does those)."
+    every = lambda n: n and done % n == 0 and done != self.steps
+    if every(self.train_cfg.eval_every): self.eval_heldout(done)
+    if self.save and every(self.train_cfg.ckpt_every): self.checkpoint(done)
+
+# %% ../nbs/3_training/30_train.ipynb #c081ce93
+@patch
+def finish(self: _Run, status: str) -> dict:
+    "Write `metrics.json` with the step time, throughput, MFU, memory peaks and evals; the metrics."
+    timed = self.times[self.train_cfg.metrics_warmup:] or self.times
+    ms = statistics.median(timed) if timed else None
+    cuda = self.device.type == "cuda"
+    self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
+                        bytes_per_s=(self.batch_size * self.seq_len / (ms / 1e3)) if ms else None, final_loss=self.last_loss,
+                        mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
+                        peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
+                        peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,
+                        evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
+                        wall_s=time.perf_counter() - self.t_start)
+    last = self.evals[-1] if self.evals else {}
+    self.metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
+    write_json(self.out / "metrics.json", self.metrics)
+    return self.metrics
+
+# %% ../nbs/3_training/30_train.ipynb #2004cc7a
 def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True) -> dict:
     "Train `cfg` into `out_dir` (resuming from `out_dir/ckpt` when `resume`); the metrics dict."
-    out, t_start = Path(out_dir), time.perf_counter()
-    ckroot, device, tc = out / "ckpt", pick_device(cfg.train.device), cfg.train
-    b, T, steps = cfg.data.batch_size, cfg.data.seq_len, tc.steps
-    # 1. everything that can fail on bad input fails before anything is written
-    ck = None
-    if resume:
-        c = latest_checkpoint(ckroot)
-        if c is not None:
-            ck = load_checkpoint(c)
-            _check_resumable(cfg, ck["train"]["config"], c)
-    if corpus is None: corpus = load_corpus(cfg.data)
-    n_eval = eval_bytes_for(corpus.heldout, tc.eval_bytes, T)
-    if device.type == "cuda": torch.set_float32_matmul_precision("high")
-    seed_everything(tc.seed)
-    model = build_model(cfg, device)
-    offloader = Offloader.from_config(cfg.offload).watch(model)   # the loop block's activation handling, passed to each step
-    opt = Optimizers(model, cfg.optim)
-    start, evals = 0, []
-    if ck is not None:
-        _restore(ck, model, opt)
-        set_rng_state(ck["train"]["rng"])
-        start, evals = ck["step"], list(ck["train"].get("evals", []))
-        print(f"resuming from {ck['dir']} at step {start}", flush=True)
-        del ck
-    if start > steps: raise ConfigError(f"the checkpoint is at step {start}, past train.steps={steps}")
-    # 2. the run
-    out.mkdir(parents=True, exist_ok=True)
-    log, pause = StepLog(out / "log.csv", keep_upto=start), _pause_hook()
-    counts, info = count_params(cfg), device_info(device)
-    flops_per_step = counts["flops_per_byte"] * b * T
-    eng = model.engram
-    loss_fn = torch.compile(model.loss) if tc.compile else model.loss
-    pf = None
-    if eng is not None and cfg.engram.prefetch and eng.mode == "host":
-        from dormouse.prefetch import Pipeline      # the next step's batch and Engram rows, prepared while this one computes
-        pf = Pipeline(eng, lambda i: batch_at(corpus.train, i, b, T, tc.seed), device)
-    status, times, last_loss = "ok", [], None
-    clip = grad_clip_norm(cfg.optim)                  # inf when grad_clip <= 0: measure the norm, never clip
-    metrics = dict(preset=cfg.preset, steps=steps, start_step=start, seed=tc.seed, **info, torch=torch.__version__,
-                   **git_info(), params_total=counts["total"], params_active=counts["active"],
-                   flops_per_byte=counts["flops_per_byte"], flops_per_step=flops_per_step,
-                   flop_formula="batch*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
-                   batch_size=b, seq_len=T, tokens_per_step=b * T, config=to_dict(cfg))
-
-    def finish(st):
-        ms = statistics.median(times[tc.metrics_warmup:] or times) if times else None
-        metrics.update(status=st, ms_per_step=ms, ms_per_step_n=len(times[tc.metrics_warmup:] or times),
-                       bytes_per_s=(b * T / (ms / 1e3)) if ms else None, final_loss=last_loss,
-                       mfu=(flops_per_step / (ms / 1e3) / info["peak_flops"]) if ms and info["peak_flops"] else None,
-                       peak_allocated_gib=torch.cuda.max_memory_allocated(device) / 2**30 if device.type == "cuda" else None,
-                       peak_reserved_gib=torch.cuda.max_memory_reserved(device) / 2**30 if device.type == "cuda" else None,
-                       evals=evals, heldout_bpb_start=next((e["bpb"] for e in evals if e["step"] == 0), None),
-                       wall_s=time.perf_counter() - t_start)
-        last = evals[-1] if evals else {}
-        metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
-        write_json(out / "metrics.json", metrics)
-
-    def diverged(what, value):    # called by train_step during step s, before the bad value touched any state
-        raise TrainingDiverged(f"{what} is {value} at step {s + 1}: stopping. Nothing from this step was applied; "
-                               f"the last good checkpoint is {latest_checkpoint(ckroot) if ckroot.exists() else 'none (no checkpoint was written)'}")
-
-    def do_eval(step):
-        r = evaluate(model, corpus.heldout, n_eval, T, b, device)
-        print_eval(step, r)
-        evals.append(dict(step=step, **r))
-
+    run = _Run(cfg, out_dir, resume, corpus, save).open()
+    train_cfg, steps = cfg.train, run.steps
     try:
-        if start == 0: do_eval(0)
-        model.train()
-        bar = tqdm(range(start, steps), initial=start, total=steps, disable=not tc.progress, file=sys.stderr,
+        if run.start == 0: run.eval_heldout(0)
+        run.model.train()
+        bar = tqdm(range(run.start, steps), initial=run.start, total=steps, disable=not train_cfg.progress, file=sys.stderr,
                    desc=cfg.preset, dynamic_ncols=True, mininterval=1.0)
         for s in bar:
-            t0 = time.perf_counter()
-            f = lr_factor(s, steps, cfg.optim); opt.set_lr(f)
-            if pf is not None: batch = pf.batch(s, s + 1 if s + 1 < steps else None)
-            else: batch = batch_at(corpus.train, s, b, T, tc.seed).to(device, non_blocking=True)
-            # the update is labelled s + 1, the log's numbering (steps done), which `update_step` reports
-            lv, gn = train_step(model, opt, batch, s + 1, clip=clip, offloader=offloader, pipeline=pf, loss_fn=loss_fn, diverged=diverged)
-            if device.type == "cuda": torch.cuda.synchronize(device)
-            ms = (time.perf_counter() - t0) * 1e3
-            done, last_loss = s + 1, lv
-            times.append(ms)
-            if len(times) == tc.metrics_warmup and device.type == "cuda": torch.cuda.reset_peak_memory_stats(device)
-            row = dict(step=done, loss=lv, lr=opt.lr("adam"), lr_factor=f, ms=ms, tokens=done * b * T, grad_norm=gn)
-            if eng is not None: row.update(eng.step_metrics())
-            if pf is not None: row.update(pf.step_metrics())
-            row.update(offloader.step_metrics())
-            log.write(row)
-            if tc.progress and (done % tc.log_every == 0 or done == steps):
-                bar.set_postfix(loss=f"{lv:.4f}", lr=f"{f:.3f}", ms=f"{ms:.0f}", refresh=False)
-            if tc.eval_every and done % tc.eval_every == 0 and done != steps: do_eval(done)
-            if save and tc.ckpt_every and done % tc.ckpt_every == 0 and done != steps:
-                log.sync(); _save(ckroot, done, model, opt, cfg, evals, pause)
-            if pause: pause("step", done)
+            row = run.step(s)
+            if train_cfg.progress and (row["step"] % train_cfg.log_every == 0 or row["step"] == steps):
+                bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr_factor']:.3f}", ms=f"{row['ms']:.0f}", refresh=False)
+            run.after_step(row["step"])
         bar.close()
-        if start < steps or not evals or evals[-1]["step"] != steps: do_eval(steps)
-        if save and start < steps: log.sync(); _save(ckroot, steps, model, opt, cfg, evals, pause)
+        if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
+        if save and run.start < steps: run.checkpoint(steps)
     except TrainingDiverged as e:
-        metrics["error"] = str(e); finish("diverged"); log.close()
+        run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
         raise
     finally:
-        if pf is not None: pf.close()
-    log.close()
-    finish(status)
-    return metrics
+        if run.pipeline is not None: run.pipeline.close()
+    run.log.close()
+    return run.finish("ok")
 
 # %% ../nbs/3_training/30_train.ipynb #b56ba680
 def load_model(ckpt, device=None):
     "The model of a checkpoint (a step dir, a `ckpt/` dir or a run dir), its config and its step."
-    c = resolve_checkpoint(ckpt)
-    ck = load_checkpoint(c, parts=("model", "train"))
-    cfg = from_dict(ck["train"]["config"])
+    path = resolve_checkpoint(ckpt)
+    checkpoint = load_checkpoint(path, parts=("model", "train"))
+    cfg = from_dict(checkpoint["train"]["config"])
     device = pick_device(cfg.train.device if device is None else device)
     model = build_model(cfg, device)
-    _restore(ck, model, None)
+    _restore(checkpoint, model, None)
     model.eval()
-    return model, cfg, ck["step"], c
+    return model, cfg, checkpoint["step"], path
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
@@ -329,6 +343,7 @@ def cli_train(args):
           else f"held-out BPB {m['heldout_bpb']:.4f} on {m['heldout_bytes']:,} bytes")
     print(f"metrics: {Path(args.out) / 'metrics.json'}")
 
+# %% ../nbs/3_training/30_train.ipynb #27731630
 def add_eval_args(p):
     p.add_argument("--ckpt", required=True, help="a checkpoint: step dir, ckpt/ dir or run dir")
     p.add_argument("--data", default=None, help="any file: its raw bytes are evaluated (default: the run's held-out part)")
@@ -355,84 +370,3 @@ def cli_eval(args):
     r.update(ckpt=str(c), step=step, data=label)
     if args.json: print(json.dumps(r))
     else: print(f"BPB {r['bpb']:.4f} on {r['bytes']:,} bytes of {label} (checkpoint {c}, step {step})")
-
-# %% ../nbs/3_training/30_train.ipynb #945fd431
-def bench_arm(preset: str, out_dir, steps: int = 30, sets=(), log_means=()) -> tuple[Config, dict]:
-    """Train `preset` (with `sets`) `steps` steps into `out_dir`, without checkpoints; its config and metrics, plus
-    `mean_<col>` for each `log_means` column of `log.csv`, averaged over the steps after `train.metrics_warmup`."""
-    cfg = make_config(preset, sets=[f"train.steps={steps}", "train.eval_bytes=65536", "train.progress=false", *sets])
-    m = train(cfg, out_dir, resume=False, save=False)
-    rows = read_log(Path(out_dir) / "log.csv")
-    rows = rows[cfg.train.metrics_warmup:] or rows             # the steps ms_per_step is the median of
-    for k in log_means:
-        v = [r[k] for r in rows if isinstance(r.get(k), (int, float))]
-        if v: m[f"mean_{k}"] = statistics.fmean(v)
-    gc.collect()
-    if torch.cuda.is_available(): torch.cuda.empty_cache()   # else the next arm's reserved peak starts at this one's
-    return cfg, m
-
-BENCH_KEYS = ("preset", "device_name", "params_total", "params_active", "ms_per_step", "bytes_per_s", "mfu", "peak_allocated_gib",
-              "peak_reserved_gib", "heldout_bpb_start", "heldout_bpb", "heldout_bytes", "steps", "batch_size", "seq_len", "torch")
-
-def bench(out, presets=("small", "dormouse-1b"), steps: int = 30, batch: int = 8, seq: int = 512, sets=()) -> list[dict]:
-    "Train each preset briefly at `batch x seq` and collect its speed and memory figures (`BENCH_KEYS`) into `out/bench.json`."
-    rows = []
-    for p in presets:
-        _, m = bench_arm(p, Path(out) / p, steps, [f"data.batch_size={batch}", f"data.seq_len={seq}", *sets])
-        rows.append({k: m.get(k) for k in BENCH_KEYS})
-        print(json.dumps(rows[-1]), flush=True)
-    Path(out).mkdir(parents=True, exist_ok=True)
-    write_json(Path(out) / "bench.json", dict(command=" ".join(sys.argv), runs=rows))
-    return rows
-
-def check(out, device=None) -> dict:
-    """The GPU-side tests as plain Python (the GPU machine has no notebook runner): expert paths
-    (loop vs `torch._grouped_mm`, empty expert), BankMuon vs torch.optim.Muon per expert, and the
-    time of one BankMuon step on the `dormouse-1b` bank. Writes `OUT/check.json`; raises on failure."""
-    from dormouse.model import compare_expert_paths
-    from dormouse.optim import compare_with_muon, BankMuon
-    dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-    cuda = dev.type == "cuda"
-    r = dict(torch=torch.__version__, **device_info(dev))
-    ep = compare_expert_paths(256, 16, 4, 128, 4, 128, device=dev) if cuda else compare_expert_paths()
-    tol = 2e-2 if cuda else 1e-5
-    ep["ok"] = (max(ep[k] for k in ("out", "dx", "dw13", "dw2")) < tol and ep["load_equal"]
-                and ep["empty_expert_grad"] == 0.0 and ep["empty_expert_load"] == 0.0 and (ep["fused"] or not cuda))
-    r["expert_paths"], r["expert_paths_tol"] = ep, tol
-    mu = {}
-    for (E, A, B) in [(6, 64, 128), (5, 192, 64), (4, 96, 96)]:
-        for nest in (True, False):
-            mu[f"{E}x{A}x{B} nesterov={nest}"] = compare_with_muon(E, A, B, device=dev, lr=0.02, momentum=0.95, nesterov=nest, weight_decay=0.01)
-    mtol = 2e-2 if cuda else 1e-2   # bf16 Newton–Schulz; GPU kernels may round differently batched vs single
-    r["bankmuon_vs_muon_over_lr"], r["bankmuon_tol"], r["bankmuon_ok"] = mu, mtol, max(mu.values()) < mtol
-    if cuda:
-        ps = [torch.nn.Parameter(torch.randn(328, 1024, 2048, device=dev)), torch.nn.Parameter(torch.randn(328, 1024, 1024, device=dev))]
-        for p in ps: p.grad = torch.randn_like(p)
-        opt = BankMuon(ps, lr=0.01); opt.step(); torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(5): opt.step()
-        torch.cuda.synchronize()
-        r["bankmuon_1b_bank_ms"] = (time.perf_counter() - t0) / 5 * 1e3
-        del ps, opt; torch.cuda.empty_cache()
-    Path(out).mkdir(parents=True, exist_ok=True)
-    write_json(Path(out) / "check.json", r)
-    print(json.dumps(r, indent=1, default=str))
-    if not (ep["ok"] and r["bankmuon_ok"]): raise AssertionError(f"dormouse check failed: see {Path(out) / 'check.json'}")
-    return r
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m dormouse.train")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    add_train_args(sub.add_parser("train")); add_eval_args(sub.add_parser("eval"))
-    pb = sub.add_parser("bench")
-    pb.add_argument("--out", required=True); pb.add_argument("--presets", nargs="+", default=["small", "dormouse-1b"])
-    pb.add_argument("--steps", type=int, default=30); pb.add_argument("--batch", type=int, default=8)
-    pb.add_argument("--seq", type=int, default=512); pb.add_argument("--set", action="append", default=[])
-    sub.add_parser("check").add_argument("--out", required=True)
-    a = ap.parse_args(argv)
-    if a.cmd == "train": cli_train(a)
-    elif a.cmd == "eval": cli_eval(a)
-    elif a.cmd == "check": check(a.out)
-    else: bench(a.out, a.presets, a.steps, a.batch, a.seq, a.set)
-
-if __name__ == "__main__" and "__file__" in globals(): main()

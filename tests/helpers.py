@@ -1,10 +1,11 @@
-"""Shared by the tests that run `python -m dormouse.train train` in a subprocess and read what it wrote:
+"""Shared by the tests that run `dormouse train` in a subprocess and read what it wrote:
 the subprocess's environment, the command, running it (or killing it where it pauses), and `log.csv`."""
 import csv, os, signal, subprocess, sys, time
 from pathlib import Path
 from dormouse.checkpoint import sha256_file
 
 ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, str(ROOT / "tests" / "dormouse_cli.py")]   # `dormouse`, from this checkout, pausable
 DEVICE = os.environ.get("DORMOUSE_TEST_DEVICE", "cpu")   # e.g. `cuda` on the GPU machine
 
 
@@ -19,8 +20,8 @@ def env(**kw):
 
 
 def train_cmd(out, sets, preset="tiny"):
-    "`python -m dormouse.train train` of `preset` into `out`, one `--set` for each of `sets`."
-    return [sys.executable, "-m", "dormouse.train", "train", "--preset", preset, "--out", str(out),
+    "`dormouse train` of `preset` into `out`, one `--set` for each of `sets`."
+    return [*CLI, "train", "--preset", preset, "--out", str(out),
             *[a for s in sets for a in ("--set", s)]]
 
 
@@ -32,8 +33,8 @@ def run(args, check=True, **kw):
 
 
 def kill_paused(args, pause, timeout=600):
-    """Start `args` with `DORMOUSE_TEST_PAUSE=pause` (`step:N` or `save:N`), wait until it says it paused
-    there, SIGKILL it; its output so far."""
+    """Start `args` (a `CLI` command) with `DORMOUSE_TEST_PAUSE=pause` (`step:N` or `save:N`), wait until
+    it says it paused there, SIGKILL it; its output so far."""
     p = subprocess.Popen(args, cwd=ROOT, env=env(DORMOUSE_TEST_PAUSE=pause), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
     want, seen, t0 = "PAUSED " + pause.replace(":", " "), [], time.time()

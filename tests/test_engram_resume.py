@@ -1,7 +1,7 @@
 """Engram tables through the real training loop: kill-and-resume is bit-exact for host tables and
 their momentum, and host mode trains exactly like device mode.
 
-Each run is `python -m dormouse.train train` on the `tiny` preset with a small Engram, on the CPU
+Each run is `dormouse train` on the `tiny` preset with a small Engram, on the CPU
 (or on `$DORMOUSE_TEST_DEVICE`, e.g. `cuda` on the GPU machine).
 """
 import json
