@@ -4,6 +4,7 @@ Modules:
 
 - `dormouse.bench_engram`: The measuring code for the host update and the Engram train step, as plain python: `python -m dormouse.bench_engram --out DIR` on any machine, CSV + JSON out.
 - `dormouse.bench_offload`: `python -m dormouse.bench_offload --out DIR`: ms/step, peak memory and bytes moved for every activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on.
+- `dormouse.bench_prefetch`: Host-RAM Engram rows at device speed? Milliseconds per training step with the Engram off, in device mode, in host mode synchronous and pipelined, at table sizes up to 32M rows per order; and the pipeline's exactness on the GPU.
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
 - `dormouse.check`: The model's two expert paths and `BankMuon` against `torch.optim.Muon`, on the CPU here and on the GPU with `dormouse check --out DIR`.
 - `dormouse.checkpoint`: A directory per checkpoint, written to a temporary name, fsynced and renamed; a manifest of sha256 sums; a `latest` pointer replaced atomically; loading that never runs code.
@@ -15,10 +16,3 @@ Modules:
 - `dormouse.train`: The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
 
 __version__ = "0.1.0"
-
-import os as _os
-# The thread policy of every entry point (train, ab, bench, notebooks that import dormouse first):
-# numba's and torch's OpenMP pools spin-wait against each other on a shared CPU unless idle threads
-# sleep (an Engram arm measured 3-55x slower). libgomp reads this when torch or numba first loads
-# it, so it is set here, before either is imported; an OMP_WAIT_POLICY in the environment wins.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

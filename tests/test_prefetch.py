@@ -53,14 +53,14 @@ def test_gpu_pipeline_equals_synchronous():
     "The side-stream pipeline on the GPU: same losses, tables, momentum as the synchronous path."
     import numpy as np
     from dormouse.config import make_config
-    from dormouse.prefetch import compare
+    from dormouse.bench_prefetch import compare_pipelined
     cfg = make_config("tiny", sets=["engram.enabled=true", "engram.rows=8192", "engram.ram_reserve_gb=0.5",
                                     "data.batch_size=8", "data.seq_len=256"])
     rng = np.random.default_rng(0)
     words = [bytes(rng.integers(97, 123, rng.integers(2, 8)).astype(np.uint8)) for _ in range(300)]
     data = np.frombuffer(b" ".join(words[i] for i in rng.integers(0, 300, 40_000)), np.uint8)
     torch.use_deterministic_algorithms(True, warn_only=True)     # scatter-adds etc. repeat bit for bit
-    try: r = compare(cfg, data, steps=12, device="cuda", control=True)
+    try: r = compare_pipelined(cfg, data, steps=12, device="cuda", control=True)
     finally: torch.use_deterministic_algorithms(False)
     assert r["control_equal"], "two synchronous GPU runs differ: this device does not repeat bit for bit, so no exact comparison is possible"
     assert r["patched_rows"] > 0
