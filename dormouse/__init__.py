@@ -16,3 +16,10 @@ Modules:
 - `dormouse.train`: The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
 
 __version__ = "0.1.0"
+
+import os as _os
+# The thread policy of every entry point (train, ab, bench, notebooks that import dormouse first):
+# numba's and torch's OpenMP pools spin-wait against each other on a shared CPU unless idle threads
+# sleep (an Engram arm measured 3-55x slower). libgomp reads this when torch or numba first loads
+# it, so it is set here, before either is imported; an OMP_WAIT_POLICY in the environment wins.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
