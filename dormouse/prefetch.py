@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import numpy as np
 import torch
-from .engram import ngram_keys
+from .ngram import ngram_keys
 from .model import autocast
 from .optim import grad_clip_norm
 
