@@ -292,7 +292,7 @@ def modes_check(device="cuda", steps: int = 12, rows: int = 1 << 12) -> dict:
                 tables_equal=bool(torch.equal(wh, wd)), momentum_equal=bool(torch.equal(mh, md)),
                 max_abs_table_diff=float((wh - wd).abs().max()), metrics_host=eh.step_metrics())
 
-# %% ../nbs/2_host_ram/24_bench_engram.ipynb #f31379f0
+# %% ../nbs/2_host_ram/24_bench_engram.ipynb #266d1b0c
 def _thp() -> str | None:
     "This kernel's transparent huge page setting (the update's speed depends on it)."
     f = Path("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -322,6 +322,7 @@ def add_engram_bench_args(p: argparse.ArgumentParser):
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--set", action="append", default=[], help="config override key=value for the train arms")
 
+# %% ../nbs/2_host_ram/24_bench_engram.ipynb #deec30f2
 def cli_bench_engram(args):
     "`dormouse bench engram`: the measurements `args` ask for, into `args.out`, with its `manifest.json`."
     from dormouse.config import parse_count
