@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 from fastcore.basics import patch
-from .engram import ngram_keys
+from .ngram import ngram_keys
 
 # %% auto #0
 __all__ = ['Slot', 'Item', 'Pipeline']
