@@ -1,5 +1,6 @@
-"""`python -m dormouse.bench_offload --out DIR`: ms/step, peak memory and bytes moved for every
-activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on.
+"""`dormouse bench offload --out DIR`: ms/step, peak memory and bytes moved for every
+activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on;
+and what the committed run on one H200 says.
 
 Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/bench_offload.html.md"""
 
@@ -7,16 +8,18 @@ Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/bench_offload.html.md"""
 
 # %% ../nbs/2_host_ram/26_bench_offload.ipynb #95eda768
 from __future__ import annotations
-import argparse, gc, json, os, statistics, sys, time
+import gc, json, os, statistics, time
 from pathlib import Path
 import torch
+from fastcore.basics import patch
 from .config import make_config
-from . import offload
-from .offload import OffloadError
+from .offload import Offloader, OffloadError
+from .records import write_manifest
+from .train import train_step
 
 # %% auto #0
 __all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
-           'env_info', 'main']
+           'add_offload_bench_args', 'cli_bench_offload']
 
 # %% ../nbs/2_host_ram/26_bench_offload.ipynb #853b3e0f
 GiB = 2 ** 30
@@ -35,6 +38,13 @@ def arms(methods=METHODS, targets=TARGETS):
     return out
 
 # %% ../nbs/2_host_ram/26_bench_offload.ipynb #ef50585b
+def _nbytes(ts, device) -> int:
+    "Bytes of the distinct storages behind tensors `ts` that live on `device`."
+    seen = {}
+    for t in ts:
+        if t is not None and t.device == device: seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+    return sum(seen.values())
+
 class Bench:
     "A model, its optimizers and a fixed batch; `run(arm, ...)` measures one arm."
     def __init__(self, preset="dormouse-1b", batch=8, seq=512, device="cuda", sets=(), offload_host=False, seed=0):
@@ -49,39 +59,13 @@ class Bench:
         self.model.train()
         self.opt = Optimizers(self.model, self.cfg.optim)
         self.gen = torch.Generator(device="cpu").manual_seed(seed)
-        self.cuda, self._offs = self.device.type == "cuda", {}
+        self.cuda, self._offs, self.n_steps = self.device.type == "cuda", {}, 0
+        self.grad_bytes = 0   # the gradients at the end of the last backward (the step frees them)
         if self.cuda: torch.set_float32_matmul_precision("high")
-
-    def set_arm(self, arm, fresh=True):
-        "Put the model's two `run_block` modes and an offloader in place for `arm` (`fresh`: a new one, else the method's)."
-        self.model.loop.attn_mode, self.model.loop.moe_mode = arm["loop"], arm["moe"]
-        key = arm["method"]
-        if fresh or key not in self._offs:
-            self._offs[key] = offload.Offloader(path=arm["path"] or self.cfg.offload.path,
-                                                min_bytes=self.cfg.offload.min_bytes, offload_host=self.offload_host)
-        off = offload.configure(self._offs[key], model=self.model)
-        off.reset()
-        return off
 
     def batch(self, b):
         x = torch.randint(0, 256, (b, self.seq + 1), generator=self.gen)
         return x.to(self.device)
-
-    def step(self, x):
-        """One optimiser step on `x` (no clipping); peak allocated over the step and activation peak in bytes
-        (0 on CPU), and CUDA events around forward + backward and the optimizer (None on CPU)."""
-        from dormouse.model import autocast
-        self.opt.zero_grad()
-        ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)] if self.cuda else None
-        if self.cuda: base = torch.cuda.memory_allocated(); torch.cuda.reset_peak_memory_stats(); ev[0].record()
-        with autocast(self.device): loss, _ = self.model.loss(x[:, :-1], x[:, 1:])
-        loss.backward()
-        if self.cuda: ev[1].record()
-        act = torch.cuda.max_memory_allocated() - base if self.cuda else 0
-        self.opt.step(); self.model.after_step()
-        if self.cuda: ev[2].record()
-        peak = torch.cuda.max_memory_allocated() if self.cuda else 0
-        return peak, act, ev
 
     def sync(self):
         if self.cuda: torch.cuda.synchronize()
@@ -90,54 +74,79 @@ class Bench:
         self.opt.zero_grad(); gc.collect()
         if self.cuda: torch.cuda.empty_cache()
 
-    def run(self, arm, batch=None, warmup=2, steps=3) -> dict:
-        "Measure `arm`: warmup steps, then `steps` timed ones."
-        b = batch or self.cfg.data.batch_size
-        off = self.set_arm(arm)
-        x = self.batch(b)
-        self.free()
-        if self.cuda: torch.cuda.reset_peak_memory_stats()
-        for _ in range(warmup): self.step(x)
-        self.sync(); off.reset()
-        times, peaks, acts, fb, op, reserved = [], [], [], [], [], 0
-        for _ in range(steps):
-            t0 = time.perf_counter()
-            p, a, ev = self.step(x); self.sync()
-            times.append((time.perf_counter() - t0) * 1e3); peaks.append(p); acts.append(a)
-            if ev: fb.append(ev[0].elapsed_time(ev[1])); op.append(ev[1].elapsed_time(ev[2]))
-            if self.cuda: reserved = max(reserved, torch.cuda.max_memory_reserved())
-        asked = "offload" in (arm["loop"], arm["moe"]) or "both" in (arm["loop"], arm["moe"])
-        if asked: off.check()
-        s = off.snapshot()
-        return dict(arm, batch=b, seq=self.seq, steps=steps, ms_step=statistics.median(times),
-                    fwd_bwd_ms=statistics.median(fb) if fb else None, optim_ms=statistics.median(op) if op else None,
-                    peak_alloc_gib=max(peaks) / GiB, peak_reserved_gib=reserved / GiB, act_peak_gib=max(acts) / GiB,
-                    offloaded_gib_step=s["offload_packed_bytes"] / steps / GiB,
-                    restored_gib_step=s["offload_unpacked_bytes"] / steps / GiB,
-                    packed_per_step=s["offload_packed"] / steps, recast_per_step=s["offload_recast"] / steps,
-                    prefetched_per_step=s["offload_prefetched"] / steps, pinned_pool_gib=s["offload_pool_bytes"] / GiB,
-                    status="ok")
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #4e2d8f61
+@patch
+def set_arm(self: Bench, arm, fresh=True) -> Offloader:
+    "The offloader of `arm`: its two block modes and path, watching the model; counters reset."
+    off = self._offs.get(arm["method"])
+    if fresh or off is None or (off.loop, off.moe) != (arm["loop"], arm["moe"]):
+        off = self._offs[arm["method"]] = Offloader(
+            path=arm["path"] or self.cfg.offload.path, min_bytes=self.cfg.offload.min_bytes,
+            offload_host=self.offload_host, loop=arm["loop"], moe=arm["moe"]).watch(self.model)
+    off.reset()
+    return off
+
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #6d1e9b43
+@patch
+def step(self: Bench, x, off: Offloader):
+    """One optimiser step on `x` with `off`: peak allocated over the step and activation peak in bytes (0 on CPU),
+    and CUDA events at the start, after backward and after the optimizer (None on CPU); `grad_bytes` from backward."""
+    ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)] if self.cuda else None
+    act, base = [0], 0
+    def on_phase(name):
+        if name == "backward": self.grad_bytes = _nbytes((p.grad for p in self.model.parameters()), self.device)
+        if not self.cuda: return
+        if name == "backward": ev[1].record(); act[0] = torch.cuda.max_memory_allocated() - base
+        elif name == "optimizer": ev[2].record()
+    if self.cuda: base = torch.cuda.memory_allocated(); torch.cuda.reset_peak_memory_stats(); ev[0].record()
+    train_step(self.model, self.opt, x, self.n_steps, offloader=off, on_phase=on_phase)
+    self.n_steps += 1
+    peak = torch.cuda.max_memory_allocated() if self.cuda else 0
+    return peak, act[0], ev
+
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #3b9d2f57
+@patch
+def run(self: Bench, arm, batch=None, warmup=2, steps=3) -> dict:
+    "Measure `arm`: warmup steps, then `steps` timed ones."
+    b = batch or self.cfg.data.batch_size
+    off = self.set_arm(arm)
+    x = self.batch(b)
+    self.free()
+    if self.cuda: torch.cuda.reset_peak_memory_stats()
+    for _ in range(warmup): self.step(x, off)
+    self.sync(); off.reset()
+    times, peaks, acts, fb, op, reserved = [], [], [], [], [], 0
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        p, a, ev = self.step(x, off); self.sync()
+        times.append((time.perf_counter() - t0) * 1e3); peaks.append(p); acts.append(a)
+        if ev: fb.append(ev[0].elapsed_time(ev[1])); op.append(ev[1].elapsed_time(ev[2]))
+        if self.cuda: reserved = max(reserved, torch.cuda.max_memory_reserved())
+    off.check()    # an arm that asked for offload and packed nothing is not a result
+    s = off.snapshot()
+    return dict(arm, batch=b, seq=self.seq, steps=steps, ms_step=statistics.median(times),
+                fwd_bwd_ms=statistics.median(fb) if fb else None, optim_ms=statistics.median(op) if op else None,
+                peak_alloc_gib=max(peaks) / GiB, peak_reserved_gib=reserved / GiB, act_peak_gib=max(acts) / GiB,
+                offloaded_gib_step=s["offload_packed_bytes"] / steps / GiB,
+                restored_gib_step=s["offload_unpacked_bytes"] / steps / GiB,
+                packed_per_step=s["offload_packed"] / steps, recast_per_step=s["offload_recast"] / steps,
+                prefetched_per_step=s["offload_prefetched"] / steps, pinned_pool_gib=s["offload_pool_bytes"] / GiB,
+                status="ok")
 
 # %% ../nbs/2_host_ram/26_bench_offload.ipynb #6b60ab42
-def _nbytes(ts, device) -> int:
-    "Bytes of the distinct storages behind tensors `ts` that live on `device`."
-    seen = {}
-    for t in ts:
-        if t is not None and t.device == device: seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
-    return sum(seen.values())
-
 def state_bytes(bench: Bench) -> dict:
     "GiB of weights, gradients, optimizer state (their sum: `static_gib`) and the banks' bf16 copy, on `bench`'s device."
     ps = list(bench.model.parameters())
     state = [v for opt in bench.opt.opts.values() for st in opt.state.values() for v in st.values() if torch.is_tensor(v)]
     moe = bench.model.loop.moe
-    d = dict(weights_gib=_nbytes(ps, bench.device) / GiB, grads_gib=_nbytes((p.grad for p in ps), bench.device) / GiB,
+    d = dict(weights_gib=_nbytes(ps, bench.device) / GiB, grads_gib=bench.grad_bytes / GiB,   # as backward left them
              optim_state_gib=_nbytes(state, bench.device) / GiB,
              bank_copy_gib=(moe.w13.numel() + moe.w2.numel()) * 2 / GiB,   # bf16
              w13_bf16_gib=moe.w13.numel() * 2 / GiB)     # also each loop pass's bf16 gradient of w13, in backward
     d["static_gib"] = d["weights_gib"] + d["grads_gib"] + d["optim_state_gib"]
     return d
 
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #6b60ab43
 def pinned_bandwidth(device, gib: float = 0.5, reps: int = 5) -> dict:
     "GB/s of pinned host<->device copies of `gib`: each direction alone, then both at once (per direction)."
     n = int(gib * GiB)
@@ -160,8 +169,8 @@ def pinned_bandwidth(device, gib: float = 0.5, reps: int = 5) -> dict:
 def fits(bench: Bench, arm, b: int) -> bool:
     "Whether `arm` trains two steps at batch `b` without running out of memory."
     try:
-        bench.set_arm(arm, fresh=False); x = bench.batch(b); bench.free()   # the method's pinned pool is reused
-        for _ in range(2): bench.step(x)
+        off = bench.set_arm(arm, fresh=False); x = bench.batch(b); bench.free()   # the method's pinned pool is reused
+        for _ in range(2): bench.step(x, off)
         bench.sync(); return True
     except torch.OutOfMemoryError:
         return False
@@ -196,16 +205,62 @@ def _write(out: Path, name: str, rows: list[dict]):
     import pandas as pd
     pd.DataFrame(rows).to_csv(out / f"{name}.csv", index=False)
 
-def env_info(device) -> dict:
-    d = dict(torch=torch.__version__, python=sys.version.split()[0], device=str(device))
-    if torch.cuda.is_available() and device.type == "cuda":
-        p = torch.cuda.get_device_properties(device)
-        d.update(gpu=p.name, gpu_total_gib=p.total_memory / GiB)
-    return d
+def _show(d): print({k: (round(v, 3) if isinstance(v, float) else v) for k, v in d.items() if v is not None}, flush=True)
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m dormouse.bench_offload", description=__doc__ or "offload benchmark")
-    p.add_argument("--out", required=True, help="folder for table.csv, cap.csv and summary.json")
+def _static(bench: Bench, arm, r) -> dict:
+    "After the `none` row `r`: what the card holds besides activations, and the part of the peak that grows with the batch."
+    st = state_bytes(bench)
+    st["max_cut_pct"] = 100 * (1 - st["static_gib"] / r["peak_alloc_gib"]) if r["peak_alloc_gib"] else None
+    one = bench.run(arm, batch=1, warmup=1, steps=2)    # the same step at batch 1: what does not grow with it
+    st.update(none_b1_peak_gib=one["peak_alloc_gib"], batch_part_gib=r["peak_alloc_gib"] - one["peak_alloc_gib"])
+    print("besides activations:", end=" "); _show(st)
+    return st
+
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #0d6f2b19
+def _table(bench: Bench, a, only: set, deadline: float, out: Path, summary: dict) -> list[dict]:
+    "Every arm of `arms()` (those in `only`, and `none`), written to `table.csv` after each; the state and bus into `summary`."
+    rows = []
+    for arm in arms():
+        if only and arm["method"] not in only and arm["method"] != "none": continue
+        if time.perf_counter() > deadline: rows.append(dict(arm, status="skipped: time budget")); continue
+        try: r = bench.run(arm, warmup=a.warmup, steps=a.steps)
+        except (OffloadError, torch.OutOfMemoryError) as e:
+            r = dict(arm, status=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"); bench.free()
+        rows.append(r); _write(out, "table", rows); _show(r)
+        if arm["method"] == "none" and r["status"] == "ok": summary["state"] = _static(bench, arm, r)
+    if bench.cuda:
+        summary["bus"] = pinned_bandwidth(bench.device); print("pinned copies:", summary["bus"], flush=True)
+    base = next((r for r in rows if r["method"] == "none" and r["status"] == "ok"), None)
+    for r in rows:
+        if base and r.get("status") == "ok" and base["peak_alloc_gib"] > 0:
+            r["peak_vs_none_pct"] = 100 * (r["peak_alloc_gib"] / base["peak_alloc_gib"] - 1)
+            r["ms_vs_none_pct"] = 100 * (r["ms_step"] / base["ms_step"] - 1)
+    _write(out, "table", rows)
+    return rows
+
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #5a3e8c47
+def _cap_search(bench: Bench, a, only: set, deadline: float, out: Path) -> list[dict]:
+    "The largest batch of each of `CAP_ARMS` under the allocator cap `a.cap_gib`, written to `cap.csv` after each."
+    cap = []
+    total = torch.cuda.get_device_properties(bench.device).total_memory
+    torch.cuda.set_per_process_memory_fraction(min(1.0, a.cap_gib * GiB / total))
+    for arm in CAP_ARMS:
+        if only and arm["method"] not in only and arm["method"] != "none": continue
+        if time.perf_counter() > deadline: cap.append(dict(arm, status="skipped: time budget")); continue
+        t1 = time.perf_counter()
+        try:
+            b, tried, done = largest_batch(lambda b: fits(bench, arm, b), start=a.batch, hi=a.max_batch, deadline=deadline)
+            st = "ok" if done else "partial: time budget (a lower bound)"
+        except OffloadError as e: b, tried, st = None, [], f"failed: {e}"
+        cap.append(dict(arm, cap_gib=a.cap_gib, seq=a.seq, largest_batch=b, tried=json.dumps(tried), status=st,
+                        search_s=time.perf_counter() - t1))
+        _write(out, "cap", cap); _show(cap[-1])
+    torch.cuda.set_per_process_memory_fraction(1.0)
+    return cap
+
+# %% ../nbs/2_host_ram/26_bench_offload.ipynb #4d7e1b82
+def add_offload_bench_args(p):
+    p.add_argument("--out", required=True, help="folder for table.csv, cap.csv, summary.json and manifest.json")
     p.add_argument("--preset", default="dormouse-1b")
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--seq", type=int, default=512)
@@ -220,60 +275,23 @@ def main(argv=None):
     p.add_argument("--set", action="append", default=[], help="config override key=value (repeatable)")
     p.add_argument("--alloc-conf", default="expandable_segments:True",
                    help="PYTORCH_CUDA_ALLOC_CONF unless already set ('' for the allocator's default)")
-    a = p.parse_args(argv)
+
+def cli_bench_offload(args):
+    "`dormouse bench offload`: the table, then the batch search; `summary.json` and `manifest.json` beside them."
+    a = args
     if a.alloc_conf and "PYTORCH_CUDA_ALLOC_CONF" not in os.environ:   # read when CUDA starts, below
         os.environ["PYTORCH_CUDA_ALLOC_CONF"] = a.alloc_conf
     t0 = time.perf_counter(); deadline = t0 + a.budget_s
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     bench = Bench(a.preset, a.batch, a.seq, a.device, a.set, a.offload_host)
-    summary = dict(env_info(bench.device), alloc_conf=os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""), preset=a.preset, batch=a.batch, seq=a.seq, warmup=a.warmup, steps=a.steps,
-                   cap_gib=a.cap_gib, min_bytes=bench.cfg.offload.min_bytes, build_s=time.perf_counter() - t0)
+    write_manifest(out, device=bench.device)
+    summary = dict(alloc_conf=os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""), preset=a.preset, batch=a.batch, seq=a.seq,
+                   warmup=a.warmup, steps=a.steps, cap_gib=a.cap_gib, min_bytes=bench.cfg.offload.min_bytes,
+                   build_s=time.perf_counter() - t0)
     print(f"built {a.preset} in {summary['build_s']:.1f}s on {bench.device}", flush=True)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
-    rows = []
-    for arm in arms():
-        if only and arm["method"] not in only and arm["method"] != "none": continue
-        if time.perf_counter() > deadline: rows.append(dict(arm, status="skipped: time budget")); continue
-        try: r = bench.run(arm, warmup=a.warmup, steps=a.steps)
-        except (OffloadError, torch.OutOfMemoryError) as e:
-            r = dict(arm, status=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"); bench.free()
-        rows.append(r); _write(out, "table", rows)
-        print({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()}, flush=True)
-        if arm["method"] == "none" and r["status"] == "ok":     # its gradients and optimizer state are still there
-            summary["state"] = st = state_bytes(bench)
-            st["max_cut_pct"] = 100 * (1 - st["static_gib"] / r["peak_alloc_gib"]) if r["peak_alloc_gib"] else None
-            one = bench.run(arm, batch=1, warmup=1, steps=2)    # the same step at batch 1: what does not grow with it
-            st.update(none_b1_peak_gib=one["peak_alloc_gib"], batch_part_gib=r["peak_alloc_gib"] - one["peak_alloc_gib"])
-            print("besides activations:", {k: round(v, 3) for k, v in st.items() if v is not None}, flush=True)
-    if bench.cuda:
-        summary["bus"] = pinned_bandwidth(bench.device); print("pinned copies:", summary["bus"], flush=True)
-    base = next((r for r in rows if r["method"] == "none" and r["status"] == "ok"), None)
-    for r in rows:
-        if base and r.get("status") == "ok" and base["peak_alloc_gib"] > 0:
-            r["peak_vs_none_pct"] = 100 * (r["peak_alloc_gib"] / base["peak_alloc_gib"] - 1)
-            r["ms_vs_none_pct"] = 100 * (r["ms_step"] / base["ms_step"] - 1)
-    _write(out, "table", rows)
-    cap = []
-    if a.cap_gib > 0 and bench.cuda:
-        total = torch.cuda.get_device_properties(bench.device).total_memory
-        torch.cuda.set_per_process_memory_fraction(min(1.0, a.cap_gib * GiB / total))
-        for arm in CAP_ARMS:
-            if only and arm["method"] not in only and arm["method"] != "none": continue
-            if time.perf_counter() > deadline: cap.append(dict(arm, status="skipped: time budget")); continue
-            t1 = time.perf_counter()
-            try:
-                b, tried, done = largest_batch(lambda b: fits(bench, arm, b), start=a.batch, hi=a.max_batch, deadline=deadline)
-                st = "ok" if done else "partial: time budget (a lower bound)"
-            except OffloadError as e: b, tried, st = None, [], f"failed: {e}"
-            cap.append(dict(arm, cap_gib=a.cap_gib, seq=a.seq, largest_batch=b, tried=json.dumps(tried), status=st,
-                            search_s=time.perf_counter() - t1))
-            _write(out, "cap", cap)
-            print(cap[-1], flush=True)
-        torch.cuda.set_per_process_memory_fraction(1.0)
+    rows = _table(bench, a, only, deadline, out, summary)
+    cap = _cap_search(bench, a, only, deadline, out) if a.cap_gib > 0 and bench.cuda else []
     summary.update(wall_s=time.perf_counter() - t0, table=rows, cap=cap)
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
-    print(f"wrote {out}/table.csv, cap.csv, summary.json in {summary['wall_s']:.0f}s", flush=True)
-    return summary
-
-# %% ../nbs/2_host_ram/26_bench_offload.ipynb #2cc0bd85
-if __name__ == "__main__": main()
+    print(f"wrote {out}/table.csv, cap.csv, summary.json, manifest.json in {summary['wall_s']:.0f}s", flush=True)

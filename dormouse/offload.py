@@ -17,7 +17,7 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['MODES', 'PATHS', 'COUNTERS', 'OffloadError', 'register_cast', 'cast_source', 'bucket_bytes', 'HostPool', 'Offloader',
-           'pack', 'unpack', 'hooks', 'snapshot', 'reset', 'check', 'step_end', 'run_block']
+           'run_block']
 
 # %% ../nbs/2_host_ram/25_offload.ipynb #82e0e1d3
 MODES = ("none", "checkpoint", "offload", "both")
@@ -56,6 +56,7 @@ def cast_source(t: torch.Tensor):
     if p.shape != base.shape or p.stride() != base.stride() or base.storage_offset() != 0: return None
     return p
 
+# %% ../nbs/2_host_ram/25_offload.ipynb #045dd8d3
 def _keep(t):
     "A tensor kept as is (detached: a saved output returning itself would make a reference cycle)."
     return t.detach() if t.requires_grad else t
@@ -134,9 +135,6 @@ class Offloader:
         self._seen = {}    # StorageWeakRef(device storage) -> weakref(_HostCopy): never copy one storage twice
         self._order = {}   # pack index -> weakref(_HostCopy): what backward will want next
         self._idx = 0
-        self.trace = None  # a list to append (what, shape, dtype) to, for tests and spies
-        self._before_copy = None   # tests: called on the side stream before each copy (e.g. torch.cuda._sleep)
-        self._unsafe_no_wait = False  # tests: skip the stream waits, to show the race test can fail
 
     def __repr__(self):
         return f"Offloader(path={self.path!r}, min_bytes={self.min_bytes}, prefetch={self.prefetch}, loop={self.loop!r}, moe={self.moe!r})"
@@ -147,55 +145,66 @@ class Offloader:
         kw = dict(path=ocfg.path, min_bytes=ocfg.min_bytes, loop=ocfg.loop, moe=ocfg.moe)
         return cls(**{**kw, **overrides})
 
-    def _count(self, **kw):
-        with self.lock:
-            for k, v in kw.items(): self.counts[k] += v
+# %% ../nbs/2_host_ram/25_offload.ipynb #a8c4bd90
+@patch
+def _count(self: Offloader, **kw):
+    with self.lock:
+        for k, v in kw.items(): self.counts[k] += v
 
-    def _note(self, what, t):
-        if self.trace is not None: self.trace.append((what, tuple(t.shape), t.dtype))
+@patch
+def watch(self: Offloader, module):
+    "Treat every storage of `module`'s parameters as a parameter's (kept, never copied)."
+    for p in module.parameters(): self._watched.add(StorageWeakRef(p.untyped_storage()))
+    return self
 
-    def watch(self, module):
-        "Treat every storage of `module`'s parameters as a parameter's (kept, never copied)."
-        for p in module.parameters(): self._watched.add(StorageWeakRef(p.untyped_storage()))
-        return self
+@patch
+def _stream(self: Offloader, device):
+    if device not in self._streams: self._streams[device] = torch.cuda.Stream(device)
+    return self._streams[device]
 
-    def _stream(self, device):
-        if device not in self._streams: self._streams[device] = torch.cuda.Stream(device)
-        return self._streams[device]
+# %% ../nbs/2_host_ram/25_offload.ipynb #463a7bcf
+_KEPT = dict(recompute="recompute", host="kept_host", other="kept_other", param="kept_param", small="kept_small")
+
+@patch
+def _kind(self: Offloader, t: torch.Tensor) -> tuple[str, torch.Tensor | None]:
+    "What pack does with `t`: `copy`, `recast` (with its parameter) or one of the reasons in `_KEPT` to keep it."
+    if torch._C._current_graph_task_id() != -1: return "recompute", None   # a checkpoint recomputing inside backward
+    if t.device.type == "cpu" and not self.offload_host: return "host", None
+    if (type(t) not in (torch.Tensor, torch.nn.Parameter) or t.layout != torch.strided or t.is_meta
+            or t.is_inference() or t.is_conj() or t.is_neg()): return "other", None
+    base = t._base if t._base is not None else t
+    st = t.untyped_storage()
+    if (base.is_leaf and base.requires_grad) or (self._watched and StorageWeakRef(st) in self._watched): return "param", None
+    p = cast_source(t)
+    if p is not None: return "recast", p
+    if st.nbytes() < self.min_bytes: return "small", None
+    return "copy", None
 
 # %% ../nbs/2_host_ram/25_offload.ipynb #59679237
+@patch
 @torch.no_grad()
 def pack(self: Offloader, t: torch.Tensor):
     "The pack hook: keep `t`, record how to recast it, or copy its storage to the host (once)."
-    if torch._C._current_graph_task_id() != -1:   # a checkpoint recomputing inside backward: step aside
-        self._count(recompute=1); self._note("recompute", t); return _keep(t)
-    if t.device.type == "cpu" and not self.offload_host:
-        self._count(kept_host=1); self._note("host", t); return _keep(t)
-    if (type(t) not in (torch.Tensor, torch.nn.Parameter) or t.layout != torch.strided or t.is_meta
-            or t.is_inference() or t.is_conj() or t.is_neg()):
-        self._count(kept_other=1); self._note("other", t); return _keep(t)
-    base = t._base if t._base is not None else t
-    st = t.untyped_storage()
-    if (base.is_leaf and base.requires_grad) or (self._watched and StorageWeakRef(st) in self._watched):
-        self._count(kept_param=1); self._note("param", t); return _keep(t)
-    p = cast_source(t)
-    if p is not None:
-        self._count(recast=1); self._note("recast", t); return _Recast(p, t)
-    n = st.nbytes()
-    if n < self.min_bytes:
-        self._count(kept_small=1); self._note("small", t); return _keep(t)
+    kind, p = self._kind(t)
+    if kind == "recast":
+        self._count(recast=1); return _Recast(p, t)
+    if kind != "copy":
+        self._count(**{_KEPT[kind]: 1}); return _keep(t)
+    st = t.untyped_storage(); n = st.nbytes()
     key = StorageWeakRef(st)
     ref = self._seen.get(key)
     hc = ref() if ref is not None else None
     if hc is not None and hc.version == t._version:
         hc.views += 1
-        self._count(shared=1); self._note("shared", t); return _Saved(hc, t)
+        self._count(shared=1); return _Saved(hc, t)
     hc = self._copy_out(t, st, n)
     self._seen[key] = weakref.ref(hc, lambda _, k=key, s=self._seen: s.pop(k, None))
     self._order[hc.idx] = weakref.ref(hc, lambda _, i=hc.idx, o=self._order: o.pop(i, None))
-    self._count(packed=1, packed_bytes=n); self._note("packed", t)
+    self._count(packed=1, packed_bytes=n)
     return _Saved(hc, t)
 
+# %% ../nbs/2_host_ram/25_offload.ipynb #e9c0d443
+@patch
 def _copy_out(self: Offloader, t, st, n) -> _HostCopy:
     "Copy the storage `st` (n bytes) of `t` to the host."
     src = torch.empty(0, dtype=torch.uint8, device=t.device).set_(st)
@@ -211,16 +220,13 @@ def _copy_out(self: Offloader, t, st, n) -> _HostCopy:
         raise OffloadError(f"this offloader's pinned pool serves {self._device}; use another Offloader for {t.device}")
     buf = self.pool.take(n); host = buf[:n]
     side = self._stream(t.device)
-    if not self._unsafe_no_wait: side.wait_stream(torch.cuda.current_stream(t.device))   # read finished data
-    with torch.cuda.stream(side):
-        if self._before_copy is not None: self._before_copy()
-        host.copy_(src, non_blocking=True)
+    side.wait_stream(torch.cuda.current_stream(t.device))   # read finished data
+    with torch.cuda.stream(side): host.copy_(src, non_blocking=True)
     src.record_stream(side)   # its memory is not reused before the copy has read it
     return _HostCopy(host, buf, self.pool, n, t.device, idx, t._version)
 
-Offloader.pack, Offloader._copy_out = pack, _copy_out
-
 # %% ../nbs/2_host_ram/25_offload.ipynb #4040914d
+@patch
 def _copy_in(self: Offloader, hc: _HostCopy):
     "Start a host->device copy of `hc`: (device bytes, event or None)."
     self._count(unpacked_bytes=hc.nbytes)
@@ -228,12 +234,12 @@ def _copy_in(self: Offloader, hc: _HostCopy):
     if self.path == "sync": return hc.host.to(hc.device), None
     side = self._stream(hc.device)
     with torch.cuda.stream(side):
-        if self._before_copy is not None: self._before_copy()
         d = torch.empty(hc.nbytes, dtype=torch.uint8, device=hc.device)
         d.copy_(hc.host, non_blocking=True)
         ev = torch.cuda.Event(); ev.record(side)
     return d, ev
 
+@patch
 def _device_bytes(self: Offloader, hc: _HostCopy):
     "`hc`'s bytes on its device: a prefetched copy, a copy another view brought back, or a new one."
     task = torch._C._current_graph_task_id()
@@ -252,11 +258,13 @@ def _device_bytes(self: Offloader, hc: _HostCopy):
         hc.hold = d if hc.claims < hc.views else None   # other views of it are still to come in this pass
     if ev is not None:
         cur = torch.cuda.current_stream(hc.device)
-        if not self._unsafe_no_wait: cur.wait_event(ev)
+        cur.wait_event(ev)
         d.record_stream(cur)   # used on the compute stream: not reused before that use is done
     if self.path == "pinned" and self.prefetch: self._prefetch_before(hc.idx)
     return d
 
+# %% ../nbs/2_host_ram/25_offload.ipynb #5f1089dc
+@patch
 def _prefetch_before(self: Offloader, idx: int):
     "Start the copies packed just before `idx`: backward wants them next."
     task = torch._C._current_graph_task_id()
@@ -270,6 +278,7 @@ def _prefetch_before(self: Offloader, idx: int):
             hc.ahead, hc.ahead_ready = self._copy_in(hc)
         self._count(prefetched=1)
 
+@patch
 @torch.no_grad()
 def unpack(self: Offloader, p):
     "The unpack hook: the saved tensor on its original device and dtype; `p` is left intact."
@@ -284,9 +293,8 @@ def unpack(self: Offloader, p):
     self._count(unpacked=1)
     return torch.empty(0, dtype=p.dtype, device=d.device).set_(d.untyped_storage(), p.offset, p.size, p.stride)
 
-Offloader._copy_in, Offloader._device_bytes, Offloader._prefetch_before, Offloader.unpack = _copy_in, _device_bytes, _prefetch_before, unpack
-
 # %% ../nbs/2_host_ram/25_offload.ipynb #52dd671f
+@patch
 def hooks(self: Offloader):
     "The saved-tensor hook pair of this offloader's path (a context manager)."
     if self.path != "save_on_cpu": return saved_tensors_hooks(self.pack, self.unpack)
@@ -297,16 +305,20 @@ def hooks(self: Offloader):
         self._count(unpacked=1, unpacked_bytes=p[1].numel() * p[1].element_size()); return ref.unpack_hook(p)
     return saved_tensors_hooks(pack_, unpack_)
 
+# %% ../nbs/2_host_ram/25_offload.ipynb #4f42849f
+@patch
 def snapshot(self: Offloader) -> dict:
     "The counters since the last `reset()`, plus the pool's size, as flat `offload_*` metrics."
     with self.lock: d = {f"offload_{k}": v for k, v in self.counts.items()}
     d["offload_pool_buffers"], d["offload_pool_bytes"] = self.pool.n_buffers, self.pool.nbytes
     return d
 
+@patch
 def reset(self: Offloader):
     "Zero the counters (the pool and any live copies stay)."
     with self.lock: self.counts = dict.fromkeys(COUNTERS, 0)
 
+@patch
 def check(self: Offloader):
     "Raise `OffloadError` if a block asked for offload since `reset()` and nothing was packed."
     c = self.counts
@@ -318,11 +330,10 @@ def check(self: Offloader):
         raise OffloadError(f"offload was asked for in {c['calls']} block call(s) but packed nothing "
                            f"(kept: {kept or 'none'}, recast: {c['recast']}); {hint}")
 
+@patch
 def step_end(self: Offloader) -> dict:
     "`check()`, then the `snapshot()` of this step, then `reset()`: call once per optimiser step."
     self.check(); s = self.snapshot(); self.reset(); return s
-
-Offloader.hooks, Offloader.snapshot, Offloader.reset, Offloader.check, Offloader.step_end = hooks, snapshot, reset, check, step_end
 
 # %% ../nbs/2_host_ram/25_offload.ipynb #a9f185c5
 @patch
