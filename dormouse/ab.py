@@ -6,7 +6,7 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/ab.html.md"""
 
 # %% ../nbs/4_experiments/40_ab.ipynb #ecade2bd
 from __future__ import annotations
-import copy, fcntl, json, os, re, shutil, socket, subprocess, sys, time
+import contextlib, copy, json, os, re, shutil, socket, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -15,11 +15,12 @@ import yaml
 from fastcore.basics import patch
 from .config import ConfigError, make_config, to_dict, write_json
 from .records import git_info, repo_root
+from .lock import RunBusy, run_lock
 
 # %% auto #0
-__all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec', 'arm_overrides',
-           'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error',
-           'execute', 'ExperimentBusy', 'run_experiment', 'load_runs', 'decide', 'summary_table', 'render_report',
+__all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'ExperimentBusy', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec',
+           'arm_overrides', 'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine',
+           'notebook_error', 'execute', 'run_experiment', 'load_runs', 'decide', 'summary_table', 'render_report',
            'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/40_ab.ipynb #3a7fbf4c
@@ -347,15 +348,11 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     return rec
 
 # %% ../nbs/4_experiments/40_ab.ipynb #c0ec4883
-class ExperimentBusy(RuntimeError): "Another process is running this experiment."
+ExperimentBusy = RunBusy      # the lock chapter's: one process per experiment, as per training run
 
-def _lock(exp_dir: Path):
-    f = open(exp_dir/".lock", "a+")
-    try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        f.seek(0); raise ExperimentBusy(f"{exp_dir} is being run by another process (pid {f.read().strip() or '?'})") from None
-    f.seek(0); f.truncate(); f.write(str(os.getpid())); f.flush()
-    return f
+def _lock(exp_dir: Path) -> contextlib.AbstractContextManager:
+    "The experiment's lock (`run_lock`): a second process is refused at once, naming the holder."
+    return run_lock(exp_dir, "experiment")
 
 def _snapshot(spec: Spec, exp_dir: Path):
     text = spec.text if re.search(r"^name\s*:", spec.text, re.M) else f"name: {spec.name}\n{spec.text}"
@@ -370,8 +367,7 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
     exp_dir = Path(runs_dir)/spec.name
     _select(spec, only)   # a bad --only is an error before anything is written
     exp_dir.mkdir(parents=True, exist_ok=True)
-    lock = _lock(exp_dir)
-    try:
+    with _lock(exp_dir):
         runs = plan(spec, exp_dir, only, fresh)
         _snapshot(spec, exp_dir)
         todo = [r for r in runs if fresh or r.status != "ok"]
@@ -392,7 +388,6 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
         rep = render_report(spec, exp_dir, engine) if report else None
         return dict(runs={r.key: r.record for r in runs}, failed=failed, report=rep,
                     decision=json.loads((exp_dir/"decision.json").read_text()) if report else None)
-    finally: (exp_dir/".lock").unlink(missing_ok=True); lock.close()
 
 # %% ../nbs/4_experiments/40_ab.ipynb #ac7aba88
 SCALARS = ("heldout_bpb_start", "heldout_bpb", "heldout_bytes", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib",

@@ -255,7 +255,7 @@ ENGRAM_LOG = ("unique_rows", "h2d_bytes", "d2h_bytes", "update_ms", "host_table_
 def bench_train(preset="small", arms=("off", "device:4M", "host:4M", "host:16M"), steps: int = 30, out="bench_train",
                 sets=(), log=print) -> pd.DataFrame:
     "ms/step, peak GiB and Engram metrics of `steps` training steps per arm (`off`, `device[:rows]`, `host[:rows]`)."
-    from dormouse.train import bench_arm
+    from dormouse.bench_train import bench_arm
     for arm in arms:
         if arm.partition(":")[0] not in ("off", "device", "host"): raise ValueError(f"bad arm {arm!r}: use off, device[:rows] or host[:rows]")
     rows = []

@@ -1,4 +1,4 @@
-"""One console script, a subcommand per job: `mem`, `corpus`, `train`, `eval`, `ab`, `docs`, `demo`.
+"""One console script, a subcommand per job: `mem`, `corpus`, `train`, `eval`, `ab`, `bench`, `check`, `docs`, `demo`.
 
 Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
@@ -6,19 +6,28 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
-import argparse, importlib, json, subprocess, sys
-from pathlib import Path
+import argparse, json, os, sys, traceback
+from . import ab, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
+from .checkpoint import CheckpointError
+from .config import ConfigError, parse_count
+from .data import build_corpus, CorpusError
+from .lock import RunBusy
+from .memory import mem_table, format_mem_table, ram_budget, RamGuardError
+from .offload import OffloadError
+from .tooling import site
 
 # %% auto #0
-__all__ = ['SUBCOMMANDS', 'cli_mem', 'add_mem_args', 'cli_corpus', 'add_corpus_args', 'cli_demo', 'add_demo_args', 'make_parser',
-           'main']
+__all__ = ['COMMANDS', 'BENCHES', 'USER_ERRORS', 'cli_mem', 'add_mem_args', 'cli_corpus', 'add_corpus_args', 'cli_demo',
+           'add_demo_args', 'make_parser', 'main']
 
 # %% ../nbs/5_tooling/50_cli.ipynb #deacafb1
 def cli_mem(args):
-    from dormouse.config import parse_count
-    from dormouse.memory import mem_table, format_mem_table, ram_budget
+    "`dormouse mem`: bytes, legality and RAM fit of Engram tables at each `--rows`."
     try: rows = [parse_count(r) for r in args.rows.split(",") if r.strip()]
-    except ValueError as e: sys.exit(f"dormouse mem: bad --rows {args.rows!r}: {e}")
+    except ValueError as e: raise ConfigError(f"bad --rows {args.rows!r}: {e}") from None
+    if not rows or min(rows) < 1: raise ConfigError(f"bad --rows {args.rows!r}: rows per order must be >= 1")
+    if args.dim < 1 or args.orders < 1: raise ConfigError(f"--dim {args.dim} and --orders {args.orders} must be >= 1")
+    if not 0 <= args.reserve_gb < float("inf"): raise ConfigError(f"--reserve-gb {args.reserve_gb} must be a finite number >= 0")
     table = mem_table(rows, args.dim, args.orders, args.reserve_gb)
     if args.json: print(json.dumps(dict(budget=ram_budget(args.reserve_gb), rungs=table), indent=1))
     else: print(format_mem_table(table, ram_budget(args.reserve_gb)))
@@ -33,9 +42,8 @@ def add_mem_args(p):
 
 # %% ../nbs/5_tooling/50_cli.ipynb #79a9a117
 def cli_corpus(args):
-    from dormouse.data import build_corpus, CorpusError
-    try: c = build_corpus(args.sources or None, args.cache_dir)
-    except CorpusError as e: sys.exit(f"dormouse corpus: {e}")
+    "`dormouse corpus`: build (or find) the byte corpus and print its manifest."
+    c = build_corpus(args.sources or None, args.cache_dir)
     print(c); print(json.dumps(c.manifest, indent=1))
 
 def add_corpus_args(p):
@@ -44,38 +52,58 @@ def add_corpus_args(p):
 
 # %% ../nbs/5_tooling/50_cli.ipynb #9cf021f6
 def cli_demo(args):
-    "What `make demo` runs: the corpus and the memory table, then (when present) the demo experiment."
-    from dormouse.data import build_corpus
+    "What `make demo` runs: the corpus and the memory table, then the demo experiment (its exit status)."
     print(build_corpus())
     cli_mem(argparse.Namespace(rows="4M,16M,32M,48M", dim=32, orders=3, reserve_gb=8.0, json=False))
-    from dormouse.ab import cli_demo as ab_demo
-    return ab_demo(args)          # its exit status: 1 when a run failed
+    return ab.run_demo(args)          # 1 when a run failed
 
 def add_demo_args(p): pass
 
 # %% ../nbs/5_tooling/50_cli.ipynb #c922d28f
-SUBCOMMANDS = [  # name, module, add-args function, run function, help
-    ("mem", "dormouse.cli", "add_mem_args", "cli_mem", "Engram table sizes per rows/order, legality and RAM fit"),
-    ("corpus", "dormouse.cli", "add_corpus_args", "cli_corpus", "build the byte corpus and print its manifest"),
-    ("train", "dormouse.train", "add_train_args", "cli_train", "train a preset; metrics and checkpoints under --out"),
-    ("eval", "dormouse.train", "add_eval_args", "cli_eval", "held-out BPB of a checkpoint on any byte file"),
-    ("ab", "dormouse.ab", "add_ab_args", "cli_ab", "run an A/B experiment spec through papermill"),
-    ("docs", "dormouse.site", "add_docs_args", "cli_docs", "build the docs site offline into _docs/"),
-    ("demo", "dormouse.cli", "add_demo_args", "cli_demo", "the main job on the default corpus (make demo)"),
-]
+COMMANDS = {  # name: (add-args function, run function, help)
+    "mem": (add_mem_args, cli_mem, "Engram table sizes per rows/order, legality and RAM fit"),
+    "corpus": (add_corpus_args, cli_corpus, "build the byte corpus and print its manifest"),
+    "train": (train.add_train_args, train.cli_train, "train a preset; metrics and checkpoints under --out"),
+    "eval": (train.add_eval_args, train.cli_eval, "held-out BPB of a checkpoint on any byte file"),
+    "ab": (ab.add_ab_args, ab.cli_ab, "run an A/B experiment spec through papermill"),
+    "check": (check.add_check_args, check.cli_check, "the GPU self-checks: expert paths, BankMuon vs torch.optim.Muon"),
+    "docs": (site.add_docs_args, site.cli_docs, "build the docs site offline into _docs/"),
+    "demo": (add_demo_args, cli_demo, "the main job on the default corpus (make demo)"),
+}
+BENCHES = {   # dormouse bench NAME: (add-args function, run function, help)
+    "engram": (bench_engram.add_engram_bench_args, bench_engram.cli_bench_engram, "the host update: naive vs fused, bandwidth, table size"),
+    "offload": (bench_offload.add_offload_bench_args, bench_offload.cli_bench_offload, "activation offload arms: ms/step, peak, bytes moved, largest batch under a cap"),
+    "prefetch": (bench_prefetch.add_prefetch_bench_args, bench_prefetch.cli_bench_prefetch, "Engram off / device / host sync / host pipelined, interleaved"),
+    "train": (bench_train.add_train_bench_args, bench_train.cli_bench_train, "each preset briefly: ms/step, bytes/s, MFU, peak memory"),
+}
 
+def _add(sub, name, add, run, hlp):
+    p = sub.add_parser(name, help=hlp, description=hlp)
+    add(p); p.set_defaults(func=run)
+    return p
+
+# %% ../nbs/5_tooling/50_cli.ipynb #cda80b81
 def make_parser() -> argparse.ArgumentParser:
+    "The `dormouse` parser: `COMMANDS`, and `bench` with one subcommand per entry of `BENCHES`."
     ap = argparse.ArgumentParser(prog="dormouse", description="Train a byte-level MoE LM on one GPU with host RAM as capacity.")
+    ap.add_argument("--debug", action="store_true", help="show the traceback of an error (also: DORMOUSE_DEBUG=1)")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, mod, add, run, hlp in SUBCOMMANDS:
-        if importlib.util.find_spec(mod) is None: continue
-        m = importlib.import_module(mod)
-        if not hasattr(m, run): continue
-        p = sub.add_parser(name, help=hlp, description=hlp)
-        getattr(m, add)(p)
-        p.set_defaults(func=getattr(m, run))
+    for name, (add, run, hlp) in COMMANDS.items(): _add(sub, name, add, run, hlp)
+    bench = sub.add_parser("bench", help="benchmarks: " + ", ".join(BENCHES), description="benchmarks; records under --out")
+    bsub = bench.add_subparsers(dest="bench", metavar="NAME", required=True)
+    for name, (add, run, hlp) in BENCHES.items(): _add(bsub, name, add, run, hlp)
     return ap
 
+# what bad input raises: the message names the key or file and the fix, so the user sees one line
+USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged,
+               ab.SpecError, ab.ExperimentBusy)
+
 def main(argv=None):
+    "Run one subcommand; a user error is one line on stderr and exit status 1 (the traceback with --debug)."
     args = make_parser().parse_args(argv)
-    return args.func(args)
+    name = " ".join(filter(None, ["dormouse", args.command, getattr(args, "bench", None)]))
+    try: return args.func(args)
+    except USER_ERRORS as e:
+        if args.debug or os.environ.get("DORMOUSE_DEBUG"): raise
+        sys.exit(f"{name}: {' '.join(str(e).split())}")
+    except KeyboardInterrupt: sys.exit(f"{name}: interrupted")

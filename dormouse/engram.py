@@ -82,6 +82,8 @@ class Engram(nn.Module):
         if ecfg.mode == "host":
             self.store = self._new_host_table(init=True)
         else:
+            from dormouse.memory import check_fits   # built in host RAM first, whatever the device: the same guard
+            check_fits(self.rows, self.dim, self.n_orders, self.ecfg.ram_reserve_gb)
             self.tables = nn.Parameter(torch.empty(self.n_orders, self.rows, self.dim), requires_grad=False)
             _init_rows(self.tables.data.numpy().reshape(-1, self.dim), 0, INIT_SEED)
             self.register_buffer("table_momentum", torch.zeros(self.n_orders, self.rows, self.dim), persistent=False)

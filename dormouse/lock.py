@@ -11,7 +11,7 @@ import contextlib, fcntl, json, os, socket, sys, time
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['RunBusy', 'pid_alive', 'run_lock']
+__all__ = ['RunBusy', 'pid_alive', 'announce', 'run_lock']
 
 # %% ../nbs/0_foundations/03_lock.ipynb #d53a478e
 class RunBusy(RuntimeError):
@@ -25,27 +25,31 @@ def pid_alive(pid: int) -> bool:
     except PermissionError: return True        # it exists, owned by someone else
     return True
 
-def _holder(f) -> str:
-    f.seek(0)
-    try: h = json.loads(f.read() or "{}")
-    except ValueError: h = {}
+def _holder(folder) -> str:
+    try: h = json.loads((Path(folder) / ".lock").read_text())
+    except (OSError, ValueError): h = {}
     if not h: return "another process"
     return f"pid {h.get('pid')} on {h.get('host')} since {h.get('since')} ({h.get('command')})"
 
 # %% ../nbs/0_foundations/03_lock.ipynb #243decff
+def announce(folder):
+    "Write who holds `folder`'s lock into `folder/.lock` (for the message that refuses a second process)."
+    me = dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"), command=" ".join(sys.argv))
+    tmp = Path(folder) / f".lock.{os.getpid()}"
+    tmp.write_text(json.dumps(me)); os.replace(tmp, Path(folder) / ".lock")
+
 @contextlib.contextmanager
-def run_lock(folder, what: str = "run"):
-    """Hold `folder/.lock` (the folder is created) for the `with` block; `RunBusy` at once when another
-    live process holds it. `what` names the thing in the message (`run`, `experiment`)."""
+def run_lock(folder, what: str = "run", announce_now: bool = True):
+    """Hold `folder`'s lock (the folder is created) for the `with` block; `RunBusy` at once when another
+    live process holds it. `what` names the thing in the message (`run`, `experiment`); without
+    `announce_now` nothing is written until the holder calls `announce`."""
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    f = open(folder / ".lock", "a+")
+    fd = os.open(folder, os.O_RDONLY)
     try:
-        try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise RunBusy(f"{folder} is in use by {_holder(f)}: wait for that {what} to end, or use another directory") from None
-        me = dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"),
-                  command=" ".join(sys.argv))
-        f.seek(0); f.truncate(); f.write(json.dumps(me)); f.flush()
+            raise RunBusy(f"{folder} is in use by {_holder(folder)}: wait for that {what} to end, or use another directory") from None
+        if announce_now: announce(folder)
         yield folder
     finally:
-        f.close()                                  # closing the file releases the flock
+        os.close(fd)                               # closing the descriptor releases the flock

@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/train.html.md"""
 
 # %% ../nbs/3_training/30_train.ipynb #6f39ab0a
 from __future__ import annotations
-import argparse, csv, json, math, os, statistics, sys, time
+import argparse, contextlib, csv, json, math, os, statistics, sys, time
 from pathlib import Path
 import numpy as np
 import torch, torch.nn.functional as F
@@ -21,10 +21,13 @@ from .optim import Optimizers, grad_clip_norm, lr_factor
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
                                  resolve_checkpoint, rng_state, set_rng_state)
 from .records import git_info, machine_info
+from .lock import announce, run_lock
+from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
-__all__ = ['TrainingDiverged', 'pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'StepLog', 'read_log', 'train_step',
-           'seed_everything', 'train', 'load_model', 'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval']
+__all__ = ['FREE_KEYS', 'TrainingDiverged', 'pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'StepLog', 'read_log',
+           'train_step', 'seed_everything', 'config_changes', 'finished_run', 'train', 'load_model', 'add_train_args',
+           'cli_train', 'add_eval_args', 'cli_eval']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -56,6 +59,9 @@ def evaluate(model, corpus_heldout, n_bytes: int, seq_len: int, batch_size: int,
 def eval_bytes_for(heldout, want: int, seq_len: int) -> int:
     "`want` held-out bytes, or as many whole windows as the held-out part has (with a note)."
     have = (len(heldout) - 1) // seq_len * seq_len
+    if have < seq_len:
+        raise ConfigError(f"the corpus's held-out part has {len(heldout):,} bytes, fewer than one window of {seq_len + 1}: "
+                          "use a larger corpus, a larger data.heldout_frac or a smaller data.seq_len")
     if want > have:
         print(f"note: train.eval_bytes {want:,} > held-out windows available ({have:,}); evaluating on {have:,}")
         return have
@@ -134,25 +140,27 @@ def seed_everything(seed: int):
     import random
     torch.manual_seed(seed); np.random.seed(seed); random.seed(seed)
 
-def _check_resumable(cfg: Config, saved: dict, where):
-    "A checkpoint resumes only into the same architecture (and Engram table shape)."
-    now, then = to_dict(cfg), saved
-    diffs = [f"model.{k}: {then['model'].get(k)!r} in the checkpoint, {v!r} now" for k, v in now["model"].items() if then["model"].get(k) != v]
-    for k in ("enabled", "rows", "dim", "orders", "mode"):
-        if then["engram"].get(k) != now["engram"][k]: diffs.append(f"engram.{k}: {then['engram'].get(k)!r} in the checkpoint, {now['engram'][k]!r} now")
-    if diffs: raise ConfigError(f"cannot resume from {where}: the config differs ({'; '.join(diffs)}); use another --out or the same settings")
+FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every",
+             "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
+             "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
 
-def _resume_point(cfg: Config, ckroot: Path) -> dict | None:
-    "The latest checkpoint under `ckroot`, loaded and checked against `cfg`; None when there is none."
-    path = latest_checkpoint(ckroot)
-    if path is None: return None
-    checkpoint = load_checkpoint(path)
-    _check_resumable(cfg, checkpoint["train"]["config"], path)
-    return checkpoint
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict): out.update(_flat(v, f"{prefix}{k}."))
+        else: out[f"{prefix}{k}"] = v
+    return out
 
-def _save(ckroot, step, model, opt, cfg, evals):
+def config_changes(then: dict, now: dict) -> list[str]:
+    "Every setting of config dict `now` that differs from `then` and alters the run (not in `FREE_KEYS`)."
+    a, b = _flat(then), _flat(now)
+    return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
+            if k not in FREE_KEYS and a.get(k) != b.get(k)]
+
+def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None):
     engram = model.engram
-    train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals)
+    train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals, segments=list(segments),
+                       corpus_sha256=corpus_sha256)
     writers = [engram.save_tables] if engram is not None else []
     return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state), writers=writers)
 
@@ -162,29 +170,66 @@ def _restore(checkpoint: dict, model, opt):
     if opt is not None: opt.load_state_dict(checkpoint["optim"])
     if model.engram is not None: model.engram.load_tables(checkpoint["dir"])
 
+# %% ../nbs/3_training/30_train.ipynb #a52b843d
+def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=None, allow_change=False) -> dict | None:
+    """The checkpoint to resume from (`resume_from`, a step or `step_*` name, else the latest under `ckroot`),
+    loaded and checked against `cfg`; None when there is none. Its `changes` lists what `allow_change` let differ."""
+    if resume_from is not None:
+        name = step_name(int(resume_from)) if str(resume_from).isdigit() else str(resume_from)
+        path = ckroot / name
+        if not path.is_dir(): raise CheckpointError(f"no checkpoint {name} under {ckroot}; there are: {_names(ckroot)}")
+    else: path = latest_checkpoint(ckroot)
+    if path is None: return None
+    try: checkpoint = load_checkpoint(path)
+    except CheckpointError as e:
+        earlier = [c.name for c in list_checkpoints(ckroot) if c.name < path.name]
+        hint = (f"; to resume from the one before it, run again with --resume-from {earlier[-1]}" if earlier
+                else "; no earlier checkpoint is left: start over with another --out")
+        raise CheckpointError(f"{e}{hint}") from None
+    saved = checkpoint["train"]
+    changes = config_changes(saved["config"], to_dict(cfg))
+    if corpus_sha256 is not None and saved.get("corpus_sha256") not in (None, corpus_sha256):
+        changes.append(f"the corpus: sha256 {saved['corpus_sha256'][:12]}… then, {corpus_sha256[:12]}… now")
+    if changes and not allow_change:
+        raise ConfigError(f"cannot resume from {path}: the run was made with other settings ({'; '.join(changes)}); "
+                          "use the same settings, another --out, or --allow-change to continue and record the change")
+    checkpoint["changes"] = changes
+    return checkpoint
+
+def _names(ckroot) -> str: return ", ".join(c.name for c in list_checkpoints(ckroot)) or "none"
+
 # %% ../nbs/3_training/30_train.ipynb #e9837e42
 class _Run:
     "One call of `train`: what its parts share (config, model, optimizers, step helpers, log, times, metrics)."
-    def __init__(self, cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True):
+    def __init__(self, cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True, resume_from=None,
+                 allow_change: bool = False):
         self.cfg, self.train_cfg, self.save, self.t_start = cfg, cfg.train, save, time.perf_counter()
         self.out = Path(out_dir); self.ckroot = self.out / "ckpt"
+        if self.out.exists() and not self.out.is_dir(): raise ConfigError(f"--out {self.out} is a file, not a run directory")
         self.device = pick_device(cfg.train.device)
         self.batch_size, self.seq_len, self.steps = cfg.data.batch_size, cfg.data.seq_len, cfg.train.steps
-        checkpoint = _resume_point(cfg, self.ckroot) if resume else None
         self.corpus = load_corpus(cfg.data) if corpus is None else corpus
+        if len(self.corpus.train) <= self.seq_len + 1:
+            raise ConfigError(f"the corpus's training part has {len(self.corpus.train):,} bytes, fewer than one window of {self.seq_len + 1}")
         self.n_eval = eval_bytes_for(self.corpus.heldout, self.train_cfg.eval_bytes, self.seq_len)
+        sha = self.corpus.manifest.get("sha256")
+        checkpoint = _resume_point(cfg, self.ckroot, resume_from, sha, allow_change) if resume else None
         if self.device.type == "cuda": torch.set_float32_matmul_precision("high")
         seed_everything(self.train_cfg.seed)
         self.model = build_model(cfg, self.device)
         self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
         self.opt = Optimizers(self.model, cfg.optim)
-        self.start, self.evals = 0, []
+        self.start, self.evals, self.segments, changes = 0, [], [], []
         if checkpoint is not None:
             _restore(checkpoint, self.model, self.opt)
             set_rng_state(checkpoint["train"]["rng"])
             self.start, self.evals = checkpoint["step"], list(checkpoint["train"].get("evals", []))
+            self.segments, changes = list(checkpoint["train"].get("segments", [])), checkpoint["changes"]
             print(f"resuming from {checkpoint['dir']} at step {self.start}", flush=True)
         if self.start > self.steps: raise ConfigError(f"the checkpoint is at step {self.start}, past train.steps={self.steps}")
+        # this process's part of the run; earlier parts come from the checkpoint (a killed part counts up to its checkpoint)
+        self.segment = dict(start=self.start, end=self.start, wall_s=0.0, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                            changes=changes, corpus_sha256=sha)
 
     def batch(self, step: int) -> torch.Tensor:
         "The batch of (0-based) `step`, on the device."
@@ -255,8 +300,14 @@ def eval_heldout(self: _Run, step: int):
     self.evals.append(dict(step=step, **r))
 
 @patch
+def segments_upto(self: _Run, step: int) -> list[dict]:
+    "The run's segments: the earlier ones and this process's, up to `step`."
+    return self.segments + [dict(self.segment, end=step, wall_s=time.perf_counter() - self.t_start)]
+
+@patch
 def checkpoint(self: _Run, step: int):
-    self.log.sync(); _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals)
+    self.log.sync()
+    _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
 
 @patch
 def after_step(self: _Run, done: int):
@@ -265,11 +316,18 @@ def after_step(self: _Run, done: int):
     if every(self.train_cfg.eval_every): self.eval_heldout(done)
     if self.save and every(self.train_cfg.ckpt_every): self.checkpoint(done)
 
+# %% ../nbs/3_training/30_train.ipynb #6c068ffc
+def _timed_ms(rows: list[dict], segments: list[dict], warmup: int) -> list[float]:
+    "Step times of the whole run from its log: every step but the first `warmup` of each segment."
+    cold = {s["start"] + k for s in segments for k in range(1, warmup + 1)}
+    return [r["ms"] for r in rows if r["step"] not in cold] or [r["ms"] for r in rows]
+
 # %% ../nbs/3_training/30_train.ipynb #c081ce93
 @patch
 def finish(self: _Run, status: str) -> dict:
     "Write `metrics.json` with the step time, throughput, MFU, memory peaks and evals; the metrics."
-    timed = self.times[self.train_cfg.metrics_warmup:] or self.times
+    segments = self.segments_upto(self.steps if status == "ok" else self.start + len(self.times))
+    timed = _timed_ms(read_log(self.out / "log.csv"), segments, self.train_cfg.metrics_warmup) if self.times else []
     ms = statistics.median(timed) if timed else None
     cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
@@ -278,22 +336,21 @@ def finish(self: _Run, status: str) -> dict:
                         peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
                         peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,
                         evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
-                        wall_s=time.perf_counter() - self.t_start)
+                        segments=segments, wall_s=sum(s["wall_s"] for s in segments))
     last = self.evals[-1] if self.evals else {}
     self.metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
     write_json(self.out / "metrics.json", self.metrics)
     return self.metrics
 
 # %% ../nbs/3_training/30_train.ipynb #2004cc7a
-def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True) -> dict:
-    "Train `cfg` into `out_dir` (resuming from `out_dir/ckpt` when `resume`); the metrics dict."
-    run = _Run(cfg, out_dir, resume, corpus, save).open()
-    train_cfg, steps = cfg.train, run.steps
+def _loop(run: _Run) -> dict:
+    "Step `run` to its end: evaluations, checkpoints, the progress bar; its metrics."
+    train_cfg, steps = run.train_cfg, run.steps
     try:
         if run.start == 0: run.eval_heldout(0)
         run.model.train()
         bar = tqdm(range(run.start, steps), initial=run.start, total=steps, disable=not train_cfg.progress, file=sys.stderr,
-                   desc=cfg.preset, dynamic_ncols=True, mininterval=1.0)
+                   desc=run.cfg.preset, dynamic_ncols=True, mininterval=1.0)
         for s in bar:
             row = run.step(s)
             if train_cfg.progress and (row["step"] % train_cfg.log_every == 0 or row["step"] == steps):
@@ -301,7 +358,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             run.after_step(row["step"])
         bar.close()
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
-        if save and run.start < steps: run.checkpoint(steps)
+        if run.save and run.start < steps: run.checkpoint(steps)
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
         raise
@@ -309,6 +366,36 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
         if run.pipeline is not None: run.pipeline.close()
     run.log.close()
     return run.finish("ok")
+
+# %% ../nbs/3_training/30_train.ipynb #cf458ea4
+def finished_run(out_dir, cfg: Config, allow_change: bool = False) -> dict | None:
+    "The metrics of the run in `out_dir` when it already reached `cfg`'s `train.steps` with these settings; else None."
+    path = Path(out_dir) / "metrics.json"
+    if not path.is_file(): return None
+    try: metrics = json.loads(path.read_text())
+    except ValueError: return None
+    steps = cfg.train.steps
+    if not (metrics.get("status") == "ok" and metrics.get("steps") == steps and metrics.get("heldout_step") == steps): return None
+    changes = config_changes(metrics.get("config", {}), to_dict(cfg))
+    if changes and not allow_change:
+        raise ConfigError(f"{out_dir} holds a finished run made with other settings ({'; '.join(changes)}); use another --out")
+    return metrics
+
+def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True, resume_from=None,
+          allow_change: bool = False) -> dict:
+    """Train `cfg` into `out_dir` (resuming from its latest checkpoint, or `resume_from`, when `resume`);
+    the metrics dict. One process per `out_dir`; a finished run is returned as it is."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir(): raise ConfigError(f"--out {out} is a file, not a run directory")
+    existed = out.exists()
+    with run_lock(out, announce_now=False) if existed else contextlib.nullcontext():   # held, nothing written yet
+        if resume and (done := finished_run(out, cfg, allow_change)) is not None:
+            print(f"{out}: finished at step {cfg.train.steps}; nothing changed (raise train.steps to continue)", flush=True)
+            return done
+        run = _Run(cfg, out, resume, corpus, save, resume_from, allow_change)   # every check, before any write
+        with contextlib.nullcontext() if existed else run_lock(out):
+            if existed: announce(out)
+            return _loop(run.open())
 
 # %% ../nbs/3_training/30_train.ipynb #b56ba680
 def load_model(ckpt, device=None):
@@ -324,20 +411,19 @@ def load_model(ckpt, device=None):
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
-    p.add_argument("--preset", default="tiny", help="tiny, small or dormouse-1b")
+    p.add_argument("--preset", default=None, help="tiny, small or dormouse-1b (default: the config file's preset, else tiny)")
     p.add_argument("--config", default=None, help="YAML file applied over the preset")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one key, e.g. train.steps=100 (repeatable)")
     p.add_argument("--out", required=True, help="run directory: log.csv, metrics.json, ckpt/ (resumed when present)")
-
-def _fail(cmd, e): sys.exit(f"dormouse {cmd}: {e}")
+    p.add_argument("--resume-from", default=None, metavar="STEP",
+                   help="resume from this checkpoint (a step number or step_NNNNNN) instead of the latest")
+    p.add_argument("--allow-change", action="store_true",
+                   help="resume although settings that alter the run differ; the differences are recorded in metrics.json")
 
 def cli_train(args):
     "`dormouse train`: prints the evals and BPB before -> after; returns None (a console script exits with it)."
-    from dormouse.data import CorpusError
-    try:
-        cfg = make_config(args.preset, args.config, args.set or [])
-        m = train(cfg, args.out, resume=True)
-    except (ConfigError, CheckpointError, CorpusError, TrainingDiverged) as e: _fail("train", e)
+    cfg = make_config(args.preset, args.config, args.set or [])
+    m = train(cfg, args.out, resume=True, resume_from=args.resume_from, allow_change=args.allow_change)
     before = m.get("heldout_bpb_start")
     print(f"held-out BPB {before:.4f} -> {m['heldout_bpb']:.4f} on {m['heldout_bytes']:,} bytes" if before is not None
           else f"held-out BPB {m['heldout_bpb']:.4f} on {m['heldout_bytes']:,} bytes")
@@ -347,26 +433,33 @@ def cli_train(args):
 def add_eval_args(p):
     p.add_argument("--ckpt", required=True, help="a checkpoint: step dir, ckpt/ dir or run dir")
     p.add_argument("--data", default=None, help="any file: its raw bytes are evaluated (default: the run's held-out part)")
-    p.add_argument("--bytes", default=None, type=parse_count, help="bytes to predict (default: train.eval_bytes, capped to the file)")
+    p.add_argument("--bytes", default=None, help="bytes to predict, e.g. 64Ki (default: train.eval_bytes, capped to the data)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
+def _eval_bytes(arg, default: int, avail: int, label: str) -> int:
+    "The bytes `dormouse eval` scores: `--bytes` (checked) or the default capped to what `label` holds."
+    if arg is None: return min(default, avail)
+    try: n = parse_count(arg)
+    except ValueError as e: raise ConfigError(f"--bytes {arg!r}: {e}") from None
+    if n < 1: raise ConfigError(f"--bytes {arg!r}: must be at least 1")
+    if n > avail: raise ConfigError(f"--bytes {n:,}: {label} has only {avail:,} predictable bytes in whole windows")
+    return n
+
 def cli_eval(args):
-    "`dormouse eval`: held-out BPB of a checkpoint on any byte file, with the byte count."
-    try:
-        model, cfg, step, c = load_model(args.ckpt)
-        T = cfg.data.seq_len
-        if args.data:
-            p = Path(args.data)
-            if not p.is_file(): raise ConfigError(f"--data {p}: no such file")
-            if p.stat().st_size < T + 1: raise ConfigError(f"--data {p}: {p.stat().st_size} bytes, fewer than one window of {T + 1}")
-            tokens, label = np.memmap(p, dtype=np.uint8, mode="r"), str(p)
-        else:
-            tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
-        avail = (len(tokens) - 1) // T * T
-        n = args.bytes if args.bytes is not None else min(cfg.train.eval_bytes, avail)
-        if n > avail: raise ConfigError(f"--bytes {n:,}: {label} has only {avail:,} predictable bytes in windows of {T}")
-        r = evaluate(model, tokens, n, T, cfg.data.batch_size)
-    except (ConfigError, CheckpointError, ValueError, OSError) as e: _fail("eval", e)
-    r.update(ckpt=str(c), step=step, data=label)
-    if args.json: print(json.dumps(r))
-    else: print(f"BPB {r['bpb']:.4f} on {r['bytes']:,} bytes of {label} (checkpoint {c}, step {step})")
+    "`dormouse eval`: held-out BPB of a checkpoint on any byte file, with how many of its bytes were scored."
+    model, cfg, step, c = load_model(args.ckpt)
+    T = cfg.data.seq_len
+    if args.data:
+        p = Path(args.data)
+        if not p.is_file(): raise ConfigError(f"--data {p}: no such file")
+        if p.stat().st_size < T + 1: raise ConfigError(f"--data {p}: {p.stat().st_size} bytes, fewer than one window of {T + 1}")
+        tokens, label = np.memmap(p, dtype=np.uint8, mode="r"), str(p)
+    else:
+        tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
+    avail = (len(tokens) - 1) // T * T
+    n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
+    r = evaluate(model, tokens, n, T, cfg.data.batch_size)
+    r.update(ckpt=str(c), step=step, data=label, of_bytes=len(tokens))
+    if args.json: print(json.dumps(r)); return
+    more = f"; --bytes {avail} scores all of it" if n < avail else ""
+    print(f"BPB {r['bpb']:.4f} on the first {r['bytes']:,} of {len(tokens):,} bytes of {label} (checkpoint {c}, step {step}){more}")
