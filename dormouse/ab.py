@@ -18,10 +18,10 @@ from .records import git_info, repo_root
 from .lock import RunBusy, run_lock
 
 # %% auto #0
-__all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'ExperimentBusy', 'SCALARS', 'SUMMARY', 'SpecError', 'Gate', 'Spec',
-           'arm_overrides', 'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill', 'resolve_engine',
-           'notebook_error', 'execute', 'run_experiment', 'load_runs', 'decide', 'summary_table', 'render_report',
-           'add_ab_args', 'cli_ab', 'run_demo']
+__all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'ExperimentBusy', 'SCALARS', 'SUMMARY', 'REFERENCE', 'SpecError',
+           'Gate', 'Spec', 'arm_overrides', 'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill',
+           'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'load_runs', 'decide', 'summary_table',
+           'render_report', 'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/40_ab.ipynb #3a7fbf4c
 RULES = {
@@ -190,7 +190,7 @@ def load_spec(path, name: str | None = None) -> Spec:
 def _rebase(cfg, root: str):
     "Resolve the config's relative paths against `root` (the directory the experiment was started in)."
     def fix(p): return p if os.path.isabs(p) else os.path.normpath(os.path.join(root, p))
-    cfg.data.cache_dir = fix(cfg.data.cache_dir)
+    if cfg.data.cache_dir: cfg.data.cache_dir = fix(cfg.data.cache_dir)   # "" (the user's cache) stays
     cfg.data.sources = [fix(str(s)) for s in cfg.data.sources]
     return cfg
 
@@ -568,17 +568,29 @@ def cli_ab(args):
     return 1 if res.get("failed") else 0
 
 # %% ../nbs/4_experiments/40_ab.ipynb #459c31db
+REFERENCE = "demo"     # the committed record under runs/ that `make demo` is compared with
+
+def _mean_bpb(exp_dir: Path) -> dict:
+    "Mean held-out BPB per arm of the runs recorded under `exp_dir`."
+    out = {}
+    for m in sorted(Path(exp_dir).glob("*/seed*/metrics.json")):
+        out.setdefault(m.parent.parent.name, []).append(json.loads(m.read_text())["heldout_bpb"])
+    return {a: sum(v) / len(v) for a, v in out.items()}
+
 def run_demo(args):
-    "`make demo`'s experiment: experiments/demo.yaml run afresh, its report, BPB before -> after per run, the decision."
-    spec_path = Path("experiments/demo.yaml")
-    if not spec_path.exists(): spec_path = repo_root()/"experiments"/"demo.yaml"
-    runs_dir = "runs"
-    try:
-        spec = load_spec(spec_path)
-        print(f"\nA/B demo ({spec_path}): {spec.question}\n  arms {', '.join(spec.arms)} (control {spec.control}) "
-              f"x seeds {spec.seeds}, {spec.steps} steps each, {spec.parallel} at a time; rule: {spec.rule}", flush=True)
-        res = run_experiment(spec, runs_dir, None, fresh=True)
-    except (SpecError, ExperimentBusy, RuntimeError) as e: sys.exit(f"dormouse demo: {e}")
+    "`make demo`'s experiment: experiments/demo.yaml run afresh into `--runs-dir`, its report, the decision, the reference."
+    spec = load_spec(repo_root()/"experiments"/"demo.yaml")
+    runs_dir = Path(getattr(args, "runs_dir", None) or repo_root()/"runs-local")
+    print(f"\nA/B demo (experiments/demo.yaml): {spec.question}\n  arms {', '.join(spec.arms)} (control {spec.control}) "
+          f"x seeds {spec.seeds}, {spec.steps} steps each, {spec.parallel} at a time; rule: {spec.rule}", flush=True)
+    res = run_experiment(spec, runs_dir, None, fresh=True)
     print(f"\nheld-out BPB before -> after training ({spec.eval_bytes:,} bytes), per arm and seed:")
-    _print_result(spec, res, Path(runs_dir)/spec.name)
+    _print_result(spec, res, runs_dir/spec.name)
+    ref = repo_root()/"runs"/REFERENCE
+    print(f"\nthis record: {runs_dir/spec.name}")
+    if ref.resolve() != (runs_dir/spec.name).resolve() and ref.exists():
+        here, there = _mean_bpb(runs_dir/spec.name), _mean_bpb(ref)
+        print(f"against the committed reference {ref} (mean held-out BPB per arm; equal on the machine and thread count "
+              "that made it, else within about the third decimal):")
+        for a in spec.arms: print(f"  {a:<10} here {here.get(a, float('nan')):.4f}   reference {there.get(a, float('nan')):.4f}")
     return 1 if res.get("failed") else 0

@@ -48,7 +48,7 @@ def cli_corpus(args):
 
 def add_corpus_args(p):
     p.add_argument("sources", nargs="*", help="files, folders or globs (default: Debian's GCIDE dictionary)")
-    p.add_argument("--cache-dir", default=".cache/corpus")
+    p.add_argument("--cache-dir", default=None, help="where the corpus file lives (default: the user's cache, ~/.cache/dormouse/corpus)")
 
 # %% ../nbs/5_tooling/50_cli.ipynb #9cf021f6
 def cli_demo(args):
@@ -57,7 +57,9 @@ def cli_demo(args):
     cli_mem(argparse.Namespace(rows="4M,16M,32M,48M", dim=32, orders=3, reserve_gb=8.0, json=False))
     return ab.run_demo(args)          # 1 when a run failed
 
-def add_demo_args(p): pass
+def add_demo_args(p):
+    p.add_argument("--runs-dir", default=None, help="where the demo's record goes (default: runs-local/, untracked; "
+                   "'runs' renews the committed reference runs/demo/)")
 
 # %% ../nbs/5_tooling/50_cli.ipynb #c922d28f
 COMMANDS = {  # name: (add-args function, run function, help)

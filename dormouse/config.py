@@ -21,7 +21,7 @@ __all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'DataConfig', 'Mod
 class DataConfig:
     "Where the bytes come from and how they are cut."
     sources: list = field(default_factory=list)  # files, folders or globs; empty = Debian's GCIDE dictionary
-    cache_dir: str = ".cache/corpus"             # where the memory-mapped corpus and its manifest live
+    cache_dir: str = ""                          # where the memory-mapped corpus lives ("": the user's cache, see data)
     heldout_frac: float = 0.01                   # the corpus tail kept for evaluation (disjoint from train)
     seq_len: int = 128                           # bytes per training window (targets are shifted by one)
     batch_size: int = 8                          # windows per step

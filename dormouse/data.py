@@ -12,8 +12,8 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['DEFAULT_CORPUS', 'DEBIAN_PACKAGE', 'CorpusError', 'resolve_sources', 'read_source', 'Corpus', 'build_corpus',
-           'load_corpus', 'batch_at', 'eval_windows']
+__all__ = ['DEFAULT_CORPUS', 'DEBIAN_PACKAGE', 'CorpusError', 'resolve_sources', 'read_source', 'Corpus', 'corpus_cache_dir',
+           'build_corpus', 'load_corpus', 'batch_at', 'eval_windows']
 
 # %% ../nbs/0_foundations/01_data.ipynb #f24768ef
 DEFAULT_CORPUS = "/usr/share/dictd/gcide.dict.dz"
@@ -75,10 +75,17 @@ def _fingerprint(files) -> str:
         h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
 
-def build_corpus(sources=None, cache_dir=".cache/corpus", heldout_frac: float = 0.01, verbose=True) -> Corpus:
+def corpus_cache_dir(cache_dir=None) -> Path:
+    """`cache_dir` when given; else one place per user, whatever the working directory:
+    `$DORMOUSE_CACHE/corpus`, `$XDG_CACHE_HOME/dormouse/corpus` or `~/.cache/dormouse/corpus`."""
+    if cache_dir: return Path(cache_dir)
+    if os.environ.get("DORMOUSE_CACHE"): return Path(os.environ["DORMOUSE_CACHE"]) / "corpus"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dormouse" / "corpus"
+
+def build_corpus(sources=None, cache_dir=None, heldout_frac: float = 0.01, verbose=True) -> Corpus:
     "Write the sources once to a memory-mapped file with a manifest; reuse it while the manifest matches."
     files = resolve_sources(sources)
-    cache = Path(cache_dir); cache.mkdir(parents=True, exist_ok=True)
+    cache = corpus_cache_dir(cache_dir); cache.mkdir(parents=True, exist_ok=True)
     key = _fingerprint(files)
     path, mpath = cache/f"corpus-{key}.u8", cache/f"corpus-{key}.json"
     if path.exists() and mpath.exists():

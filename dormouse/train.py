@@ -255,6 +255,7 @@ def open(self: _Run):
     self.metrics = dict(
         preset=cfg.preset, steps=self.steps, start_step=self.start, seed=train_cfg.seed,
         device=machine["device"], device_name=machine["device_name"], peak_flops=self.peak_flops,
+        threads=torch.get_num_threads(), omp_wait_policy=os.environ.get("OMP_WAIT_POLICY"),   # BPB depends on both
         torch=torch.__version__, **git_info(), params_total=counts["total"], params_active=counts["active"],
         flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step,
         flop_formula="batch*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",

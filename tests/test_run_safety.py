@@ -75,3 +75,12 @@ def test_resume_with_other_settings_refused_unless_allowed(tmp_path, cache):
     run(train_args(out, cache, "train.steps=8", "optim.adam_lr=0.01", extra=["--allow-change"]))
     seg = json.loads((out / "metrics.json").read_text())["segments"][-1]
     assert seg["start"] == 6 and any(c.startswith("optim.adam_lr: 0.003 then, 0.01 now") for c in seg["changes"]), seg
+
+
+def test_same_machine_same_threads_same_bpb(tmp_path, cache):
+    "The demo record's promise: one command on one machine with one thread count gives the same figures, bit for bit."
+    a, b = tmp_path / "a", tmp_path / "b"
+    run(train_args(a, cache)); run(train_args(b, cache))
+    ma, mb = (json.loads((x / "metrics.json").read_text()) for x in (a, b))
+    assert losses(a) == losses(b) and ma["heldout_bpb"] == mb["heldout_bpb"]
+    assert ma["threads"] == mb["threads"] == 1 and ma["omp_wait_policy"].upper() == "PASSIVE"

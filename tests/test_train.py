@@ -72,7 +72,8 @@ def test_cli_train_then_eval(straight, tmp_path):
     # any byte file, first N bytes
     data = tmp_path / "some.bin"; data.write_bytes((ROOT / "pyproject.toml").read_bytes() * 4)
     e = run([*CLI, "eval", "--ckpt", str(out / "ckpt"), "--data", str(data), "--bytes", "1024"])
-    assert "BPB" in e.stdout and "on 1,024 bytes of" in e.stdout
+    n = len((ROOT / "pyproject.toml").read_bytes()) * 4
+    assert f"on the first 1,024 of {n:,} bytes of" in e.stdout, e.stdout   # says how much of the file it scored
     # bad input: one clear line naming what is wrong
     e = run([*CLI, "eval", "--ckpt", str(tmp_path / "nope")], check=False)
     assert e.returncode != 0 and "nope" in e.stderr
@@ -91,7 +92,9 @@ def test_sigkill_and_resume_is_bit_exact(straight, tmp_path, cache, pause):
     assert f"resuming from" in r.stdout and f"at step {CKPT}" in r.stdout
     assert losses(out) == losses(ref)
     same_state(final_weights(out), final_weights(ref))
-    assert json.loads((out / "metrics.json").read_text())["heldout_bpb"] == json.loads((ref / "metrics.json").read_text())["heldout_bpb"]
+    m = json.loads((out / "metrics.json").read_text())
+    assert m["heldout_bpb"] == json.loads((ref / "metrics.json").read_text())["heldout_bpb"]
+    assert [(s["start"], s["end"]) for s in m["segments"]] == [(0, CKPT), (CKPT, STEPS)]   # the whole run, both processes
     assert not list((out / "ckpt").glob(".tmp-*"))   # the killed save's debris is gone
 
 
@@ -111,6 +114,7 @@ def test_damaged_checkpoint_is_refused_and_nothing_changes(straight, tmp_path, c
         assert r.returncode != 0
         msg = r.stderr.strip().splitlines()[-1]
         assert f.name in msg and ("truncated" in msg or "corrupt" in msg), msg
+        assert f"--resume-from step_{CKPT:06d}" in msg, msg            # the way out, not a hand edit of `latest`
         e = run([*CLI, "eval", "--ckpt", str(out)], check=False)
         assert e.returncode != 0 and f.name in e.stderr, e.stderr
         assert snapshot(out) == before
