@@ -26,7 +26,12 @@ def _git(root, *args) -> str | None:
     return r.stdout.strip() if r.returncode == 0 else None
 
 def git_info(root=None) -> dict:
-    "The code version: the commit at `root` (default `repo_root()`; None outside git) and its dirty flag."
+    """The code version: the commit at `root` (default `repo_root()`; None outside git) and its dirty flag.
+    A copy of the tree whose git history is not its own (a lent GPU machine gets the working tree, not the
+    commits) is named by whoever made the copy: `DORMOUSE_GIT_COMMIT` and `DORMOUSE_GIT_DIRTY` (1 or 0)."""
+    if os.environ.get("DORMOUSE_GIT_COMMIT"):
+        dirty = os.environ.get("DORMOUSE_GIT_DIRTY")
+        return dict(git_commit=os.environ["DORMOUSE_GIT_COMMIT"], git_dirty=None if dirty is None else dirty == "1")
     root = repo_root() if root is None else Path(root)
     commit = _git(root, "rev-parse", "HEAD")
     # records under runs/ are outputs, not code: a run rewriting its own record is not a dirty tree

@@ -13,7 +13,8 @@ def env(**kw):
     "A training subprocess's environment: this checkout's package, one OpenMP thread, plus `kw`."
     # one thread: identical kernels in every run; passive waiting: numba's and torch's OpenMP teams
     # otherwise spin against each other on a small shared CPU
-    e = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive", PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))   # carried packages stay visible
+    e = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive", PYTHONUNBUFFERED="1", PYTHONPATH=path)
     e.pop("DORMOUSE_TEST_PAUSE", None)        # a pause is asked for by the one run that wants it
     e.update(kw)
     return e
