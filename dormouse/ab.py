@@ -391,7 +391,7 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
 
 # %% ../nbs/4_experiments/40_ab.ipynb #ac7aba88
 SCALARS = ("heldout_bpb_start", "heldout_bpb", "heldout_bytes", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib",
-           "bytes_per_s", "mfu", "torch", "device_name", "git_commit", "git_dirty", "python")
+           "bytes_per_s", "mfu", "torch", "device_name", "threads", "omp_wait_policy", "git_commit", "git_dirty", "python")
 
 def load_runs(exp_dir, spec: Spec | None = None):
     "`(runs, logs, evals)` DataFrames of every run of the experiment in `exp_dir`."
