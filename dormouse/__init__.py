@@ -22,3 +22,7 @@ import os as _os
 # sleep (an Engram arm measured 3-55x slower). libgomp reads this when torch or numba first loads
 # it, so it is set here, before either is imported; an OMP_WAIT_POLICY in the environment wins.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# numba's OpenMP layer sets the process's OpenMP thread count to its own pool size (all cores) when it
+# starts, so torch would silently run on every core after the Engram's first update: one thread count
+# for both, the user's.
+if _os.environ.get("OMP_NUM_THREADS"): _os.environ.setdefault("NUMBA_NUM_THREADS", _os.environ["OMP_NUM_THREADS"])

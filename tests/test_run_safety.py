@@ -84,3 +84,6 @@ def test_same_machine_same_threads_same_bpb(tmp_path, cache):
     ma, mb = (json.loads((x / "metrics.json").read_text()) for x in (a, b))
     assert losses(a) == losses(b) and ma["heldout_bpb"] == mb["heldout_bpb"]
     assert ma["threads"] == mb["threads"] == 1 and ma["omp_wait_policy"].upper() == "PASSIVE"
+    e = tmp_path / "engram"                       # numba's pool must not raise torch's thread count behind its back
+    run(train_args(e, cache, "engram.enabled=true", "engram.rows=4096"))
+    assert json.loads((e / "metrics.json").read_text())["threads"] == 1
