@@ -14,8 +14,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['GROUP_TITLES', 'RECORDS', 'SITE_CSS', 'Page', 'page_name', 'group_title', 'find_pages', 'sections', 'cell_options',
            'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links', 'nav_html',
-           'contents_html', 'render_page', 'build_site', 'write_demo_record', 'sidebar_yml', 'quarto_prerender',
-           'add_docs_args', 'build_quarto', 'cli_docs']
+           'contents_html', 'render_page', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args',
+           'build_quarto', 'cli_docs']
 
 # %% ../../nbs/5_tooling/51_site.ipynb #93c6aa7b
 GROUP_TITLES = {"foundations": "Foundations", "model": "The model", "host_ram": "Host RAM as capacity",
@@ -526,30 +526,6 @@ def _build(out, proj, nbs, title, desc, doc_url, runs, quiet) -> Path:
     return out
 
 def _shown(src: Path, proj: Path): return src.relative_to(proj) if src.is_relative_to(proj) else src
-
-# %% ../../nbs/5_tooling/51_site.ipynb #232fc169
-def _demo_png() -> str:
-    "A small PNG figure, base64: what an executed notebook embeds for a matplotlib plot."
-    import base64, io
-    import matplotlib; matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(4, 2.5), dpi=80)
-    ax.plot([0, 1, 2, 3], [3.2, 2.1, 1.7, 1.5], marker="o", label="A"); ax.plot([0, 1, 2, 3], [3.2, 2.3, 1.9, 1.8], marker="s", label="B")
-    ax.set_xlabel("step"); ax.set_ylabel("loss"); ax.legend(); fig.tight_layout()
-    buf = io.BytesIO(); fig.savefig(buf, format="png"); plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode()
-
-def write_demo_record(path) -> Path:
-    "Write a small executed report notebook with one figure (a stand-in record for tests)."
-    png = _demo_png()
-    return _write_nb(path, [
-        _md("# Demo record\n\n> A stand-in A/B report: two arms, one figure."),
-        _code("arms = ['A', 'B']", []),
-        _code("plot_losses(arms)", [{"output_type": "display_data", "metadata": {},
-              "data": {"image/png": png, "text/plain": "<Figure size 320x200 with 1 Axes>"}}]),
-        _md("Arm **A** wins by the pre-registered rule.")],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                  "papermill": {"start_time": "2026-11-30T12:00:00", "duration": 1.5, "parameters": {"seed": 0}, "exception": None}})
 
 # %% ../../nbs/5_tooling/51_site.ipynb #5d2b1b8b
 def sidebar_yml(pages: list[Page]) -> str:
