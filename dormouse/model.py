@@ -17,7 +17,7 @@ from .offload import run_block, register_cast
 __all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
            'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'count_params', 'format_params']
 
-# %% ../nbs/1_model/10_model.ipynb #b46e0e2c
+# %% ../nbs/1_model/10_model.ipynb #e8dd278b
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
     "cos, sin tables `[t, head_dim/2]` for rotary positions."
     inv = 1.0 / (base ** (torch.arange(0, head_dim, 2, device=device, dtype=torch.float32) / head_dim))
@@ -31,7 +31,7 @@ def apply_rotary(x, cos, sin):
     cos, sin = cos.to(x.dtype), sin.to(x.dtype)
     return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
 
-# %% ../nbs/1_model/10_model.ipynb #b2c513af
+# %% ../nbs/1_model/10_model.ipynb #91c7b7b1
 class Attention(nn.Module):
     "Pre-norm causal self-attention; `forward(x)` returns the residual update (not `x + ...`)."
     def __init__(self, d_model: int, n_heads: int, rope_base: float = 10000.0, eps: float = 1e-6):
@@ -42,7 +42,7 @@ class Attention(nn.Module):
         self.proj = nn.Linear(d_model, d_model, bias=False)
         self._rope = {}
 
-# %% ../nbs/1_model/10_model.ipynb #ab37e77d
+# %% ../nbs/1_model/10_model.ipynb #4cabdb12
 @patch
 def rope(self: Attention, t, device):
     key = (t, str(device))
@@ -59,7 +59,7 @@ def forward(self: Attention, x):
     y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
     return self.proj(y.transpose(1, 2).reshape(b, t, d))
 
-# %% ../nbs/1_model/10_model.ipynb #4d228c32
+# %% ../nbs/1_model/10_model.ipynb #ea6bf762
 def grouped_mm_fused_ok(x: torch.Tensor) -> bool:
     "Whether `torch._grouped_mm` runs as a fused kernel for `x`: CUDA, sm90+, bf16 compute."
     if not (hasattr(torch, "_grouped_mm") and x.is_cuda): return False
@@ -78,7 +78,7 @@ def expert_mm(xs, w, offs, grouped: bool):
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
 
-# %% ../nbs/1_model/10_model.ipynb #ce2d269f
+# %% ../nbs/1_model/10_model.ipynb #d8869860
 class BankCast(torch.autograd.Function):
     """One loop pass's view of the bf16 copy of an fp32 expert bank, made once per forward.
     Backward adds the pass's bf16 gradient straight into the bank's fp32 `.grad` (no fp32 copy of it)."""
@@ -94,7 +94,7 @@ class BankCast(torch.autograd.Function):
             else: bank.grad.add_(g)    # fp32 += bf16, promoted inside the kernel
         return None, None
 
-# %% ../nbs/1_model/10_model.ipynb #8e82b9f2
+# %% ../nbs/1_model/10_model.ipynb #c8a5a8f1
 class MoE(nn.Module):
     "Pre-norm top-k mixture of SwiGLU experts; `forward(x[, w13, w2]) -> (update, load, aux)`."
     def __init__(self, d_model: int, n_experts: int, top_k: int, d_expert: int, n_shared: int = 0,
@@ -110,7 +110,7 @@ class MoE(nn.Module):
         self.register_buffer("load", torch.zeros(n_experts), persistent=False)  # this step's assignments
         self.path = None  # None: grouped where fused, else loop; "loop" / "grouped" force one (tests)
 
-# %% ../nbs/1_model/10_model.ipynb #f0086e6a
+# %% ../nbs/1_model/10_model.ipynb #13d40237
 @patch
 def route(self: MoE, h):
     "Top-k experts `[n, k]` and their gates `[n, k]` for normalised inputs `h [n, d]`, plus the aux loss."
@@ -127,7 +127,7 @@ def route(self: MoE, h):
         aux = self.n_experts * (f * p).sum()
     return idx, gates, aux
 
-# %% ../nbs/1_model/10_model.ipynb #8baed33a
+# %% ../nbs/1_model/10_model.ipynb #30488556
 @patch
 @torch.no_grad()
 def bank_copies(self: MoE, x) -> tuple:
@@ -135,7 +135,7 @@ def bank_copies(self: MoE, x) -> tuple:
     if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
     return tuple(register_cast(p.to(torch.bfloat16), p) for p in (self.w13, self.w2))
 
-# %% ../nbs/1_model/10_model.ipynb #ff25a76f
+# %% ../nbs/1_model/10_model.ipynb #f0d753a3
 @patch
 def forward(self: MoE, x, w13=None, w2=None):
     b, t, d = x.shape
@@ -159,7 +159,7 @@ def forward(self: MoE, x, w13=None, w2=None):
     if self.shared is not None: out = out + self.shared(h.view(b, t, d))
     return out.to(x.dtype), counts.detach().float(), aux
 
-# %% ../nbs/1_model/10_model.ipynb #4ae8f0bd
+# %% ../nbs/1_model/10_model.ipynb #75256148
 @patch
 @torch.no_grad()
 def update_bias(self: MoE, rate: float):
@@ -167,7 +167,7 @@ def update_bias(self: MoE, rate: float):
     if self.load.sum() > 0: self.bias += rate * torch.sign(self.load.mean() - self.load)
     self.load.zero_()
 
-# %% ../nbs/1_model/10_model.ipynb #fe4f1ef6
+# %% ../nbs/1_model/10_model.ipynb #59c0140a
 class SwiGLU(nn.Module):
     "The dense feed-forward: `w2(silu(w1 x) * w3 x)` (no norm: callers normalise)."
     def __init__(self, d_model: int, d_hidden: int):
@@ -178,7 +178,7 @@ class SwiGLU(nn.Module):
         g, u = self.w13(x).chunk(2, dim=-1)
         return self.w2(F.silu(g) * u)
 
-# %% ../nbs/1_model/10_model.ipynb #6f39c345
+# %% ../nbs/1_model/10_model.ipynb #5b11f388
 class DenseBlock(nn.Module):
     "Pre-norm attention + SwiGLU MLP (prelude and coda)."
     def __init__(self, m: ModelConfig):
@@ -199,7 +199,7 @@ class LoopBlock(nn.Module):
     def attn_fn(self, x): return self.attn(x)
     def moe_fn(self, x, *banks): return self.moe(x, *banks)
 
-# %% ../nbs/1_model/10_model.ipynb #433dfb44
+# %% ../nbs/1_model/10_model.ipynb #5c4705b0
 @patch
 def forward(self: LoopBlock, x, banks=(), offloader=None):
     "One pass; `banks` are the forward's bf16 copies of the expert banks (`MoE.bank_copies`), if any."
@@ -210,7 +210,7 @@ def forward(self: LoopBlock, x, banks=(), offloader=None):
     if self.training: self.moe.load += load
     return x + y, aux
 
-# %% ../nbs/1_model/10_model.ipynb #5e9ab574
+# %% ../nbs/1_model/10_model.ipynb #3ea0eb06
 class ByteLM(nn.Module):
     "Byte-level LM: embed (+ engram) -> prelude -> loop block x n_loops -> coda -> norm -> head."
     def __init__(self, cfg: Config):
@@ -227,7 +227,7 @@ class ByteLM(nn.Module):
         self.aux_loss = None
         if not any(p.is_meta for p in self.parameters()): self.reset_parameters()
 
-# %% ../nbs/1_model/10_model.ipynb #8616c191
+# %% ../nbs/1_model/10_model.ipynb #5b459424
 @patch
 @torch.no_grad()
 def reset_parameters(self: ByteLM):
@@ -239,7 +239,7 @@ def reset_parameters(self: ByteLM):
         elif p.ndim == 3: nn.init.normal_(p, std=p.shape[1] ** -0.5)          # bank [E, in, out]
         else: nn.init.normal_(p, std=p.shape[1] ** -0.5)                     # Linear [out, in]
 
-# %% ../nbs/1_model/10_model.ipynb #276b5c3e
+# %% ../nbs/1_model/10_model.ipynb #5352c29e
 @patch
 def forward(self: ByteLM, idx, offloader=None):
     "Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`."
@@ -254,7 +254,7 @@ def forward(self: ByteLM, idx, offloader=None):
     self.aux_loss = aux
     return self.head(self.norm(x))
 
-# %% ../nbs/1_model/10_model.ipynb #59adfdd9
+# %% ../nbs/1_model/10_model.ipynb #b70487d3
 @patch
 def loss(self: ByteLM, idx, targets, offloader=None):
     "Mean next-byte cross-entropy in nats (fp32), plus `aux_weight · aux` under `balance='aux'`."
@@ -263,7 +263,7 @@ def loss(self: ByteLM, idx, targets, offloader=None):
     if self.cfg.model.balance == "aux": return ce + self.cfg.model.aux_weight * self.aux_loss, ce
     return ce, ce
 
-# %% ../nbs/1_model/10_model.ipynb #02ddb015
+# %% ../nbs/1_model/10_model.ipynb #d5d16397
 @patch
 @torch.no_grad()
 def after_step(self: ByteLM):
