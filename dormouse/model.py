@@ -17,7 +17,7 @@ from .offload import run_block, register_cast
 __all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
            'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'count_params', 'format_params']
 
-# %% ../nbs/1_model/10_model.ipynb #82ed307e
+# %% ../nbs/1_model/10_model.ipynb #e8dd278b
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
     "cos, sin tables `[t, head_dim/2]` for rotary positions."
     inv = 1.0 / (base ** (torch.arange(0, head_dim, 2, device=device, dtype=torch.float32) / head_dim))
@@ -31,6 +31,7 @@ def apply_rotary(x, cos, sin):
     cos, sin = cos.to(x.dtype), sin.to(x.dtype)
     return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
 
+# %% ../nbs/1_model/10_model.ipynb #91c7b7b1
 class Attention(nn.Module):
     "Pre-norm causal self-attention; `forward(x)` returns the residual update (not `x + ...`)."
     def __init__(self, d_model: int, n_heads: int, rope_base: float = 10000.0, eps: float = 1e-6):
@@ -41,21 +42,24 @@ class Attention(nn.Module):
         self.proj = nn.Linear(d_model, d_model, bias=False)
         self._rope = {}
 
-    def rope(self, t, device):
-        key = (t, str(device))
-        if key not in self._rope: self._rope = {key: rotary_tables(t, self.head_dim, self.rope_base, device)}
-        return self._rope[key]
+# %% ../nbs/1_model/10_model.ipynb #4cabdb12
+@patch
+def rope(self: Attention, t, device):
+    key = (t, str(device))
+    if key not in self._rope: self._rope = {key: rotary_tables(t, self.head_dim, self.rope_base, device)}
+    return self._rope[key]
 
-    def forward(self, x):
-        b, t, d = x.shape
-        q, k, v = self.qkv(self.norm(x)).view(b, t, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
-        q, k = F.rms_norm(q, (self.head_dim,), eps=self.eps), F.rms_norm(k, (self.head_dim,), eps=self.eps)
-        cos, sin = self.rope(t, x.device)
-        q, k = apply_rotary(q, cos, sin).to(v.dtype), apply_rotary(k, cos, sin).to(v.dtype)  # one dtype under autocast
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        return self.proj(y.transpose(1, 2).reshape(b, t, d))
+@patch
+def forward(self: Attention, x):
+    b, t, d = x.shape
+    q, k, v = self.qkv(self.norm(x)).view(b, t, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+    q, k = F.rms_norm(q, (self.head_dim,), eps=self.eps), F.rms_norm(k, (self.head_dim,), eps=self.eps)
+    cos, sin = self.rope(t, x.device)
+    q, k = apply_rotary(q, cos, sin).to(v.dtype), apply_rotary(k, cos, sin).to(v.dtype)  # one dtype under autocast
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return self.proj(y.transpose(1, 2).reshape(b, t, d))
 
-# %% ../nbs/1_model/10_model.ipynb #85d3e6cc
+# %% ../nbs/1_model/10_model.ipynb #ea6bf762
 def grouped_mm_fused_ok(x: torch.Tensor) -> bool:
     "Whether `torch._grouped_mm` runs as a fused kernel for `x`: CUDA, sm90+, bf16 compute."
     if not (hasattr(torch, "_grouped_mm") and x.is_cuda): return False
@@ -74,6 +78,7 @@ def expert_mm(xs, w, offs, grouped: bool):
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
 
+# %% ../nbs/1_model/10_model.ipynb #d8869860
 class BankCast(torch.autograd.Function):
     """One loop pass's view of the bf16 copy of an fp32 expert bank, made once per forward.
     Backward adds the pass's bf16 gradient straight into the bank's fp32 `.grad` (no fp32 copy of it)."""
@@ -89,6 +94,7 @@ class BankCast(torch.autograd.Function):
             else: bank.grad.add_(g)    # fp32 += bf16, promoted inside the kernel
         return None, None
 
+# %% ../nbs/1_model/10_model.ipynb #c8a5a8f1
 class MoE(nn.Module):
     "Pre-norm top-k mixture of SwiGLU experts; `forward(x[, w13, w2]) -> (update, load, aux)`."
     def __init__(self, d_model: int, n_experts: int, top_k: int, d_expert: int, n_shared: int = 0,
@@ -104,55 +110,64 @@ class MoE(nn.Module):
         self.register_buffer("load", torch.zeros(n_experts), persistent=False)  # this step's assignments
         self.path = None  # None: grouped where fused, else loop; "loop" / "grouped" force one (tests)
 
-    def route(self, h):
-        "Top-k experts `[n, k]` and their gates `[n, k]` for normalised inputs `h [n, d]`, plus the aux loss."
-        with torch.autocast(h.device.type, enabled=False):  # routing in fp32: ties and gates are sensitive
-            scores = torch.sigmoid(F.linear(h.float(), self.router.weight.float()))
-        idx = torch.topk(scores + self.bias, self.top_k, dim=-1).indices
-        sel = scores.gather(-1, idx)
-        gates = sel / sel.sum(-1, keepdim=True).clamp_min(1e-20)
-        aux = scores.new_zeros(())
-        if self.balance == "aux" and self.training:
-            f = torch.zeros_like(scores[0]).index_add_(0, idx.flatten(), torch.ones_like(idx.flatten(), dtype=scores.dtype))
-            f = f / idx.numel()
-            p = (scores / scores.sum(-1, keepdim=True)).mean(0)
-            aux = self.n_experts * (f * p).sum()
-        return idx, gates, aux
+# %% ../nbs/1_model/10_model.ipynb #13d40237
+@patch
+def route(self: MoE, h):
+    "Top-k experts `[n, k]` and their gates `[n, k]` for normalised inputs `h [n, d]`, plus the aux loss."
+    with torch.autocast(h.device.type, enabled=False):  # routing in fp32: ties and gates are sensitive
+        scores = torch.sigmoid(F.linear(h.float(), self.router.weight.float()))
+    idx = torch.topk(scores + self.bias, self.top_k, dim=-1).indices
+    sel = scores.gather(-1, idx)
+    gates = sel / sel.sum(-1, keepdim=True).clamp_min(1e-20)
+    aux = scores.new_zeros(())
+    if self.balance == "aux" and self.training:
+        f = torch.zeros_like(scores[0]).index_add_(0, idx.flatten(), torch.ones_like(idx.flatten(), dtype=scores.dtype))
+        f = f / idx.numel()
+        p = (scores / scores.sum(-1, keepdim=True)).mean(0)
+        aux = self.n_experts * (f * p).sum()
+    return idx, gates, aux
 
-    @torch.no_grad()
-    def bank_copies(self, x) -> tuple:
-        "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()`."
-        if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
-        return tuple(register_cast(p.to(torch.bfloat16), p) for p in (self.w13, self.w2))
+# %% ../nbs/1_model/10_model.ipynb #30488556
+@patch
+@torch.no_grad()
+def bank_copies(self: MoE, x) -> tuple:
+    "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()`."
+    if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
+    return tuple(register_cast(p.to(torch.bfloat16), p) for p in (self.w13, self.w2))
 
-    def forward(self, x, w13=None, w2=None):
-        b, t, d = x.shape
-        copies = w13 is not None              # the forward's bank copies: the fused path, decided once
-        w13 = self.w13 if w13 is None else w13
-        w2 = self.w2 if w2 is None else w2
-        h = self.norm(x).reshape(b * t, d)
-        idx, gates, aux = self.route(h)
-        flat = idx.flatten()
-        order = torch.argsort(flat, stable=True)          # assignments grouped by expert
-        counts = torch.bincount(flat, minlength=self.n_experts)
-        offs = counts.cumsum(0).to(torch.int32)
-        grouped = copies or (grouped_mm_fused_ok(h) if self.path is None else self.path == "grouped")
-        # gather by a permutation, not by byte index: a permutation's backward has no repeated index, so no
-        # atomic adds (deterministic on GPU); the k copies of a byte are summed by the expand's backward
-        xs = h.unsqueeze(1).expand(-1, self.top_k, -1).reshape(-1, d)[order]
-        g, u = expert_mm(xs, w13, offs, grouped).chunk(2, dim=-1)
-        ys = expert_mm(F.silu(g) * u, w2, offs, grouped)
-        ys = ys[torch.argsort(order)].view(b * t, self.top_k, d)          # back to (byte, slot) order
-        out = (ys.float() * gates.unsqueeze(-1)).sum(1).view(b, t, d)      # combine in fp32
-        if self.shared is not None: out = out + self.shared(h.view(b, t, d))
-        return out.to(x.dtype), counts.detach().float(), aux
+# %% ../nbs/1_model/10_model.ipynb #f0d753a3
+@patch
+def forward(self: MoE, x, w13=None, w2=None):
+    b, t, d = x.shape
+    copies = w13 is not None              # the forward's bank copies: the fused path, decided once
+    w13 = self.w13 if w13 is None else w13
+    w2 = self.w2 if w2 is None else w2
+    h = self.norm(x).reshape(b * t, d)
+    idx, gates, aux = self.route(h)
+    flat = idx.flatten()
+    order = torch.argsort(flat, stable=True)          # assignments grouped by expert
+    counts = torch.bincount(flat, minlength=self.n_experts)
+    offs = counts.cumsum(0).to(torch.int32)
+    grouped = copies or (grouped_mm_fused_ok(h) if self.path is None else self.path == "grouped")
+    # gather by a permutation, not by byte index: a permutation's backward has no repeated index, so no
+    # atomic adds (deterministic on GPU); the k copies of a byte are summed by the expand's backward
+    xs = h.unsqueeze(1).expand(-1, self.top_k, -1).reshape(-1, d)[order]
+    g, u = expert_mm(xs, w13, offs, grouped).chunk(2, dim=-1)
+    ys = expert_mm(F.silu(g) * u, w2, offs, grouped)
+    ys = ys[torch.argsort(order)].view(b * t, self.top_k, d)          # back to (byte, slot) order
+    out = (ys.float() * gates.unsqueeze(-1)).sum(1).view(b, t, d)      # combine in fp32
+    if self.shared is not None: out = out + self.shared(h.view(b, t, d))
+    return out.to(x.dtype), counts.detach().float(), aux
 
-    @torch.no_grad()
-    def update_bias(self, rate: float):
-        "DeepSeek-V3 aux-free step: `bias += rate * sign(mean load - load)`; then clear the load."
-        if self.load.sum() > 0: self.bias += rate * torch.sign(self.load.mean() - self.load)
-        self.load.zero_()
+# %% ../nbs/1_model/10_model.ipynb #75256148
+@patch
+@torch.no_grad()
+def update_bias(self: MoE, rate: float):
+    "DeepSeek-V3 aux-free step: `bias += rate * sign(mean load - load)`; then clear the load."
+    if self.load.sum() > 0: self.bias += rate * torch.sign(self.load.mean() - self.load)
+    self.load.zero_()
 
+# %% ../nbs/1_model/10_model.ipynb #59c0140a
 class SwiGLU(nn.Module):
     "The dense feed-forward: `w2(silu(w1 x) * w3 x)` (no norm: callers normalise)."
     def __init__(self, d_model: int, d_hidden: int):
@@ -163,7 +178,7 @@ class SwiGLU(nn.Module):
         g, u = self.w13(x).chunk(2, dim=-1)
         return self.w2(F.silu(g) * u)
 
-# %% ../nbs/1_model/10_model.ipynb #75b50164
+# %% ../nbs/1_model/10_model.ipynb #5b11f388
 class DenseBlock(nn.Module):
     "Pre-norm attention + SwiGLU MLP (prelude and coda)."
     def __init__(self, m: ModelConfig):
@@ -183,15 +198,19 @@ class LoopBlock(nn.Module):
         self.moe = MoE(m.d_model, m.n_experts, m.top_k, m.d_expert, m.n_shared_experts, m.balance, m.norm_eps)
     def attn_fn(self, x): return self.attn(x)
     def moe_fn(self, x, *banks): return self.moe(x, *banks)
-    def forward(self, x, banks=(), offloader=None):
-        "One pass; `banks` are the forward's bf16 copies of the expert banks (`MoE.bank_copies`), if any."
-        off = offloader
-        x = x + run_block(self.attn_fn, x, mode=off.loop if off else "none", offloader=off)
-        views = tuple(BankCast.apply(p, c) for p, c in zip((self.moe.w13, self.moe.w2), banks))
-        y, load, aux = run_block(self.moe_fn, x, *views, mode=off.moe if off else "none", offloader=off)
-        if self.training: self.moe.load += load
-        return x + y, aux
 
+# %% ../nbs/1_model/10_model.ipynb #5c4705b0
+@patch
+def forward(self: LoopBlock, x, banks=(), offloader=None):
+    "One pass; `banks` are the forward's bf16 copies of the expert banks (`MoE.bank_copies`), if any."
+    off = offloader
+    x = x + run_block(self.attn_fn, x, mode=off.loop if off else "none", offloader=off)
+    views = tuple(BankCast.apply(p, c) for p, c in zip((self.moe.w13, self.moe.w2), banks))
+    y, load, aux = run_block(self.moe_fn, x, *views, mode=off.moe if off else "none", offloader=off)
+    if self.training: self.moe.load += load
+    return x + y, aux
+
+# %% ../nbs/1_model/10_model.ipynb #3ea0eb06
 class ByteLM(nn.Module):
     "Byte-level LM: embed (+ engram) -> prelude -> loop block x n_loops -> coda -> norm -> head."
     def __init__(self, cfg: Config):
@@ -208,41 +227,49 @@ class ByteLM(nn.Module):
         self.aux_loss = None
         if not any(p.is_meta for p in self.parameters()): self.reset_parameters()
 
-    @torch.no_grad()
-    def reset_parameters(self):
-        for name, p in self.named_parameters():
-            if name.startswith("engram."): continue
-            if p.ndim == 1: nn.init.ones_(p)                                      # norm weights
-            elif name.endswith(("proj.weight", "w2.weight", ".w2", "head.weight")): nn.init.zeros_(p)
-            elif name == "embed.weight": nn.init.normal_(p, std=1.0)
-            elif p.ndim == 3: nn.init.normal_(p, std=p.shape[1] ** -0.5)          # bank [E, in, out]
-            else: nn.init.normal_(p, std=p.shape[1] ** -0.5)                     # Linear [out, in]
+# %% ../nbs/1_model/10_model.ipynb #5b459424
+@patch
+@torch.no_grad()
+def reset_parameters(self: ByteLM):
+    for name, p in self.named_parameters():
+        if name.startswith("engram."): continue
+        if p.ndim == 1: nn.init.ones_(p)                                      # norm weights
+        elif name.endswith(("proj.weight", "w2.weight", ".w2", "head.weight")): nn.init.zeros_(p)
+        elif name == "embed.weight": nn.init.normal_(p, std=1.0)
+        elif p.ndim == 3: nn.init.normal_(p, std=p.shape[1] ** -0.5)          # bank [E, in, out]
+        else: nn.init.normal_(p, std=p.shape[1] ** -0.5)                     # Linear [out, in]
 
-    def forward(self, idx, offloader=None):
-        "Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`."
-        x = self.embed(idx)
-        if self.engram is not None: x = x + self.engram(idx).to(x.dtype)
-        for blk in self.prelude: x = blk(x)
-        aux, banks = 0.0, self.loop.moe.bank_copies(x)   # cast once, shared by the n_loops passes
-        for _ in range(self.n_loops):
-            x, a = self.loop(x, banks, offloader)
-            aux = aux + a
-        for blk in self.coda: x = blk(x)
-        self.aux_loss = aux
-        return self.head(self.norm(x))
+# %% ../nbs/1_model/10_model.ipynb #5352c29e
+@patch
+def forward(self: ByteLM, idx, offloader=None):
+    "Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`."
+    x = self.embed(idx)
+    if self.engram is not None: x = x + self.engram(idx).to(x.dtype)
+    for blk in self.prelude: x = blk(x)
+    aux, banks = 0.0, self.loop.moe.bank_copies(x)   # cast once, shared by the n_loops passes
+    for _ in range(self.n_loops):
+        x, a = self.loop(x, banks, offloader)
+        aux = aux + a
+    for blk in self.coda: x = blk(x)
+    self.aux_loss = aux
+    return self.head(self.norm(x))
 
-    def loss(self, idx, targets, offloader=None):
-        "Mean next-byte cross-entropy in nats (fp32), plus `aux_weight · aux` under `balance='aux'`."
-        logits = self(idx, offloader)
-        ce = F.cross_entropy(logits.float().view(-1, 256), targets.reshape(-1))
-        if self.cfg.model.balance == "aux": return ce + self.cfg.model.aux_weight * self.aux_loss, ce
-        return ce, ce
+# %% ../nbs/1_model/10_model.ipynb #b70487d3
+@patch
+def loss(self: ByteLM, idx, targets, offloader=None):
+    "Mean next-byte cross-entropy in nats (fp32), plus `aux_weight · aux` under `balance='aux'`."
+    logits = self(idx, offloader)
+    ce = F.cross_entropy(logits.float().view(-1, 256), targets.reshape(-1))
+    if self.cfg.model.balance == "aux": return ce + self.cfg.model.aux_weight * self.aux_loss, ce
+    return ce, ce
 
-    @torch.no_grad()
-    def after_step(self):
-        "Per-optimizer-step model upkeep: the aux-free balancing bias."
-        if self.cfg.model.balance == "bias": self.loop.moe.update_bias(self.cfg.model.bias_rate)
-        else: self.loop.moe.load.zero_()
+# %% ../nbs/1_model/10_model.ipynb #d5d16397
+@patch
+@torch.no_grad()
+def after_step(self: ByteLM):
+    "Per-optimizer-step model upkeep: the aux-free balancing bias."
+    if self.cfg.model.balance == "bias": self.loop.moe.update_bias(self.cfg.model.bias_rate)
+    else: self.loop.moe.load.zero_()
 
 # %% ../nbs/1_model/10_model.ipynb #3885bfc1
 def build_model(cfg: Config, device=None) -> ByteLM:
