@@ -14,8 +14,9 @@ from .config import Config, ModelConfig, make_config
 from .offload import run_block, register_cast
 
 # %% auto #0
-__all__ = ['rotary_tables', 'apply_rotary', 'Attention', 'grouped_mm_fused_ok', 'expert_mm', 'BankCast', 'MoE', 'SwiGLU',
-           'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'count_params', 'format_params']
+__all__ = ['FUSED_MAJORS', 'rotary_tables', 'apply_rotary', 'Attention', 'fused_grouped_mm', 'grouped_mm_fused_ok', 'expert_mm',
+           'BankCast', 'MoE', 'SwiGLU', 'DenseBlock', 'LoopBlock', 'ByteLM', 'build_model', 'autocast', 'count_params',
+           'format_params']
 
 # %% ../nbs/1_model/10_model.ipynb #e8dd278b
 def rotary_tables(t: int, head_dim: int, base: float, device=None):
@@ -60,10 +61,15 @@ def forward(self: Attention, x):
     return self.proj(y.transpose(1, 2).reshape(b, t, d))
 
 # %% ../nbs/1_model/10_model.ipynb #ea6bf762
+FUSED_MAJORS = (9, 10)   # compute capabilities with torch's fused grouped-GEMM kernel (sm90, sm100)
+
+def fused_grouped_mm(capability: tuple) -> bool:
+    "Whether a GPU of compute `capability` (major, minor) runs `torch._grouped_mm` as one fused kernel."
+    return hasattr(torch, "_grouped_mm") and capability[0] in FUSED_MAJORS
+
 def grouped_mm_fused_ok(x: torch.Tensor) -> bool:
-    "Whether `torch._grouped_mm` runs as a fused kernel for `x`: CUDA, sm90+, bf16 compute."
-    if not (hasattr(torch, "_grouped_mm") and x.is_cuda): return False
-    if torch.cuda.get_device_capability(x.device) < (9, 0): return False
+    "Whether `torch._grouped_mm` runs as a fused kernel for `x`: CUDA, sm90/sm100, bf16 compute."
+    if not (x.is_cuda and fused_grouped_mm(torch.cuda.get_device_capability(x.device))): return False
     return x.dtype == torch.bfloat16 or torch.is_autocast_enabled("cuda")
 
 def expert_mm(xs, w, offs, grouped: bool):
