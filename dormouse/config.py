@@ -86,6 +86,8 @@ class OptimConfig:
     schedule: str = "cosine"    # "cosine" or "wsd" (warmup-stable-decay)
     decay_frac: float = 0.2     # wsd: share of steps in the final decay
     min_lr_frac: float = 0.1
+    bank_dtype: str = "fp32"    # expert banks: "fp32", or "split" (bf16 weights + their 16 low bits: the fp32 master exactly)
+    bank_state: str = "fp32"    # bank momentum: "fp32", "int8" (blockwise, on the device) or "int8-host" (int8 in host RAM)
 
 # %% ../nbs/0_foundations/00_config.ipynb #503a80d3
 @dataclass
@@ -122,6 +124,8 @@ CHOICES = {
     "offload.loop": ("none", "checkpoint", "offload", "both"),
     "offload.path": ("sync", "pinned"),
     "optim.schedule": ("cosine", "wsd"),
+    "optim.bank_dtype": ("fp32", "split"),
+    "optim.bank_state": ("fp32", "int8", "int8-host"),
     "train.device": ("auto", "cpu", "cuda"),
 }
 POSITIVE = ("data.seq_len", "data.batch_size", "model.d_model", "model.n_heads", "model.n_loops",
