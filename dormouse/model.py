@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib, copy, math
 from fastcore.basics import patch
 import torch, torch.nn as nn, torch.nn.functional as F
+from .bits import split_fp32, split_fp32_, join_fp32
 from .config import Config, ModelConfig, make_config
 from .offload import run_block, register_cast
 
@@ -104,15 +105,20 @@ class BankCast(torch.autograd.Function):
 class MoE(nn.Module):
     "Pre-norm top-k mixture of SwiGLU experts; `forward(x[, w13, w2]) -> (update, load, aux)`."
     def __init__(self, d_model: int, n_experts: int, top_k: int, d_expert: int, n_shared: int = 0,
-                 balance: str = "bias", eps: float = 1e-6):
+                 balance: str = "bias", eps: float = 1e-6, bank_dtype: str = "fp32"):
         super().__init__()
         self.n_experts, self.top_k, self.d_expert, self.balance = n_experts, top_k, d_expert, balance
         self.norm = nn.RMSNorm(d_model, eps=eps)
         self.router = nn.Linear(d_model, n_experts, bias=False)
-        self.w13 = nn.Parameter(torch.empty(n_experts, d_model, 2 * d_expert))
-        self.w2 = nn.Parameter(torch.empty(n_experts, d_expert, d_model))
+        if bank_dtype not in ("fp32", "split"): raise ValueError(f"MoE: bank_dtype {bank_dtype!r}; allowed: fp32, split")
+        self.split = bank_dtype == "split"    # bf16 banks + their low 16 bits (dormouse.bits): fp32 masters exactly
+        dt = torch.bfloat16 if self.split else torch.float32
+        self.w13 = nn.Parameter(torch.empty(n_experts, d_model, 2 * d_expert, dtype=dt))
+        self.w2 = nn.Parameter(torch.empty(n_experts, d_expert, d_model, dtype=dt))
         self.shared = SwiGLU(d_model, n_shared * d_expert) if n_shared else None
         self.register_buffer("bias", torch.zeros(n_experts))                   # aux-free balancing bias
+        if self.split:
+            for name in ("w13", "w2"): self.register_buffer(f"{name}_low", torch.zeros(getattr(self, name).shape, dtype=torch.int16))
         self.register_buffer("load", torch.zeros(n_experts), persistent=False)  # this step's assignments
         self.path = None  # None: grouped where fused, else loop; "loop" / "grouped" force one (tests)
 
@@ -137,8 +143,8 @@ def route(self: MoE, h):
 @patch
 @torch.no_grad()
 def bank_copies(self: MoE, x) -> tuple:
-    "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()`."
-    if self.path == "loop" or not grouped_mm_fused_ok(x): return ()
+    "bf16 copies of `(w13, w2)` for a forward whose experts run fused on `x`'s device, else `()` (and always for a split bank: it is bf16)."
+    if self.split or self.path == "loop" or not grouped_mm_fused_ok(x): return ()
     return tuple(register_cast(p.to(torch.bfloat16), p) for p in (self.w13, self.w2))
 
 # %% ../nbs/1_model/10_model.ipynb #f0d753a3
@@ -164,6 +170,33 @@ def forward(self: MoE, x, w13=None, w2=None):
     out = (ys.float() * gates.unsqueeze(-1)).sum(1).view(b, t, d)      # combine in fp32
     if self.shared is not None: out = out + self.shared(h.view(b, t, d))
     return out.to(x.dtype), counts.detach().float(), aux
+
+# %% ../nbs/1_model/10_model.ipynb #e1a955a9
+@patch
+def bank_master(self: MoE, name: str) -> torch.Tensor:
+    "The fp32 master of bank `name` ('w13' or 'w2'): the parameter, or its bf16 and low halves joined."
+    p = getattr(self, name).detach()
+    return join_fp32(p, getattr(self, f"{name}_low")) if self.split else p
+
+@patch
+@torch.no_grad()
+def set_bank_(self: MoE, name: str, value: torch.Tensor):
+    "Store fp32 `value` as bank `name`: copied, or split exactly into the bf16 parameter and its low bits."
+    if self.split: split_fp32_(value.float(), getattr(self, name), getattr(self, f"{name}_low"))
+    else: getattr(self, name).copy_(value)
+
+# %% ../nbs/1_model/10_model.ipynb #4f44f9b9
+@patch
+def _load_from_state_dict(self: MoE, state_dict, prefix, *args):
+    for name in ("w13", "w2"):
+        v, low = state_dict.get(prefix + name), prefix + name + "_low"
+        if v is None: continue
+        if self.split and v.dtype == torch.float32 and low not in state_dict:   # an fp32 bank: split it exactly
+            state_dict[prefix + name], state_dict[low] = split_fp32(v)
+        elif not self.split and (v.dtype == torch.bfloat16 or low in state_dict):
+            raise ValueError(f"{prefix}{name} is a split bank (bf16 + low bits); this model's banks are fp32: "
+                             f"build it with optim.bank_dtype='split' to load this state")
+    nn.Module._load_from_state_dict(self, state_dict, prefix, *args)
 
 # %% ../nbs/1_model/10_model.ipynb #75256148
 @patch
@@ -198,10 +231,10 @@ class DenseBlock(nn.Module):
 
 class LoopBlock(nn.Module):
     "The weight-shared block: attention then MoE, each through `run_block` with the offloader's mode for it."
-    def __init__(self, m: ModelConfig):
+    def __init__(self, m: ModelConfig, bank_dtype: str = "fp32"):
         super().__init__()
         self.attn = Attention(m.d_model, m.n_heads, m.rope_base, m.norm_eps)
-        self.moe = MoE(m.d_model, m.n_experts, m.top_k, m.d_expert, m.n_shared_experts, m.balance, m.norm_eps)
+        self.moe = MoE(m.d_model, m.n_experts, m.top_k, m.d_expert, m.n_shared_experts, m.balance, m.norm_eps, bank_dtype)
     def attn_fn(self, x): return self.attn(x)
     def moe_fn(self, x, *banks): return self.moe(x, *banks)
 
@@ -226,7 +259,7 @@ class ByteLM(nn.Module):
         self.embed = nn.Embedding(256, m.d_model)
         self.engram = None   # the Engram chapter's slot: byte ids [b, t] -> [b, t, d_model], added to the embedding
         self.prelude = nn.ModuleList(DenseBlock(m) for _ in range(m.n_prelude))
-        self.loop = LoopBlock(m)
+        self.loop = LoopBlock(m, cfg.optim.bank_dtype)
         self.coda = nn.ModuleList(DenseBlock(m) for _ in range(m.n_coda))
         self.norm = nn.RMSNorm(m.d_model, eps=m.norm_eps)
         self.head = nn.Linear(m.d_model, 256, bias=False)
@@ -239,7 +272,10 @@ class ByteLM(nn.Module):
 def reset_parameters(self: ByteLM):
     for name, p in self.named_parameters():
         if name.startswith("engram."): continue
-        if p.ndim == 1: nn.init.ones_(p)                                      # norm weights
+        if p.ndim == 3 and self.loop.moe.split:   # drawn in fp32 as below, then split exactly
+            v = torch.zeros(p.shape, device=p.device) if name.endswith(".w2") else torch.empty(p.shape, device=p.device).normal_(std=p.shape[1] ** -0.5)
+            self.loop.moe.set_bank_(name.rsplit(".", 1)[1], v)
+        elif p.ndim == 1: nn.init.ones_(p)                                      # norm weights
         elif name.endswith(("proj.weight", "w2.weight", ".w2", "head.weight")): nn.init.zeros_(p)
         elif name == "embed.weight": nn.init.normal_(p, std=1.0)
         elif p.ndim == 3: nn.init.normal_(p, std=p.shape[1] ** -0.5)          # bank [E, in, out]
