@@ -11,11 +11,12 @@ import math
 import torch
 from fastcore.basics import patch
 from torch.optim import Optimizer
+from .bits import BLOCK, split_fp32_, join_fp32, quantise_int8, dequantise_int8
 from .config import OptimConfig
 
 # %% auto #0
-__all__ = ['NS_COEFFICIENTS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'split_params', 'lr_factor',
-           'Optimizers', 'grad_clip_norm']
+__all__ = ['NS_COEFFICIENTS', 'STATES', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'split_params',
+           'lr_factor', 'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #637b5bc2
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -47,48 +48,159 @@ def bank_chunk(shape, budget_bytes: int = 256 << 20) -> int:
     return max(1, min(E, budget_bytes // (A * B * 4)))
 
 # %% ../nbs/1_model/11_optim.ipynb #aa916cbc
+STATES = ("fp32", "int8", "int8-host")   # the bank momentum's storage (`optim.bank_state`)
+
 class BankMuon(Optimizer):
-    "Muon for 3-D expert banks `[E, A, B]`: torch.optim.Muon applied to every `[A, B]` matrix, batched."
+    """Muon for 3-D expert banks `[E, A, B]`: torch.optim.Muon applied to every `[A, B]` matrix, batched.
+    `lows`: for split banks (bf16 parameters), their int16 low bits, in the order of `params`.
+    `state`: the momentum in fp32, in blockwise int8 on the bank's device, or in int8 in host RAM."""
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
                  nesterov: bool = True, ns_coefficients=NS_COEFFICIENTS, eps: float = 1e-7,
                  ns_steps: int = 5, adjust_lr_fn: str | None = None, chunk: int | None = None,
-                 ns_dtype: torch.dtype = torch.bfloat16):
+                 ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None):
         if adjust_lr_fn not in (None, "original", "match_rms_adamw"):
             raise ValueError(f"BankMuon: adjust_lr_fn {adjust_lr_fn!r} is not supported")
+        if state not in STATES: raise ValueError(f"BankMuon: state {state!r}; allowed: {', '.join(STATES)}")
         defaults = dict(lr=lr, weight_decay=weight_decay, momentum=momentum, nesterov=nesterov,
                         ns_coefficients=ns_coefficients, eps=eps, ns_steps=ns_steps, adjust_lr_fn=adjust_lr_fn, chunk=chunk)
         self.ns_dtype = ns_dtype   # not a group key: a dtype does not pass torch.load(weights_only=True)
+        self.state_kind, self.last_step_bytes = state, dict(h2d=0, d2h=0)
         super().__init__(params, defaults)
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.ndim != 3: raise ValueError(f"BankMuon takes 3-D expert banks [E, in, out]; got a parameter of shape {tuple(p.shape)}")
+        ps = [p for group in self.param_groups for p in group["params"]]
+        for p in ps:
+            if p.ndim != 3: raise ValueError(f"BankMuon takes 3-D expert banks [E, in, out]; got a parameter of shape {tuple(p.shape)}")
+        self.low = dict(zip(ps, lows)) if lows is not None else {}   # parameter -> its low bits (not state: model buffers)
+        for p in ps:
+            want = torch.bfloat16 if p in self.low else torch.float32
+            if p.dtype != want: raise ValueError(f"BankMuon: a {p.dtype} bank {'with' if p in self.low else 'without'} low bits; expected {want}")
 
-# %% ../nbs/1_model/11_optim.ipynb #b4e3063c
+# %% ../nbs/1_model/11_optim.ipynb #43435a34
+@patch
+def _chunks(self: BankMuon):
+    "`(group, parameter, expert slice)` of every chunk a step updates, in order."
+    for group in self.param_groups:
+        for p in group["params"]:
+            if p.grad is None: continue
+            n = group["chunk"] or bank_chunk(p.shape)
+            for i in range(0, p.shape[0], n): yield group, p, slice(i, i + n)
+
+@patch
+def _init_state(self: BankMuon, p):
+    st = self.state[p]
+    if st: return
+    if self.state_kind == "fp32":
+        st["momentum_buffer"] = torch.zeros(p.shape, dtype=torch.float32, device=p.device); return
+    host = self.state_kind == "int8-host"
+    dev, pin = ("cpu", p.is_cuda) if host else (p.device, False)
+    blocks = -(-math.prod(p.shape[1:]) // BLOCK)
+    st["momentum_q"] = torch.zeros(p.shape[0], blocks, BLOCK, dtype=torch.int8, device=dev, pin_memory=pin)
+    st["momentum_scale"] = torch.zeros(p.shape[0], blocks, device=dev, pin_memory=pin)
+
+# %% ../nbs/1_model/11_optim.ipynb #022055a3
+@patch
+def _side_stream(self: BankMuon, device):
+    if getattr(self, "_side", None) is None: self._side = torch.cuda.Stream(device)
+    return self._side
+
+@patch
+def _fetch(self: BankMuon, p, sl):
+    "A chunk's int8 momentum `(q, scale, ready event)` where the step computes; None for fp32 momentum."
+    if self.state_kind == "fp32": return None
+    st = self.state[p]
+    q, s = st["momentum_q"][sl], st["momentum_scale"][sl]
+    if self.state_kind == "int8": return q, s, None
+    self.last_step_bytes["h2d"] += q.nbytes + s.nbytes
+    if not p.is_cuda: return q, s, None
+    side = self._side_stream(p.device)
+    with torch.cuda.stream(side):
+        q, s = q.to(p.device, non_blocking=True), s.to(p.device, non_blocking=True)
+        ready = torch.cuda.Event(); ready.record(side)
+    for t in (q, s): t.record_stream(torch.cuda.current_stream(p.device))   # used on the compute stream
+    return q, s, ready
+
+# %% ../nbs/1_model/11_optim.ipynb #92b91670
+@patch
+def _store(self: BankMuon, p, sl, q, s):
+    "Write a chunk's requantised momentum back (int8-host on the GPU: on the side stream)."
+    st = self.state[p]
+    if self.state_kind == "int8-host": self.last_step_bytes["d2h"] += q.nbytes + s.nbytes
+    if self.state_kind == "int8-host" and p.is_cuda:
+        side = self._side_stream(p.device)
+        side.wait_stream(torch.cuda.current_stream(p.device))   # after the chunk's update
+        with torch.cuda.stream(side):
+            st["momentum_q"][sl].copy_(q, non_blocking=True); st["momentum_scale"][sl].copy_(s, non_blocking=True)
+        for t in (q, s): t.record_stream(side)
+    else:
+        st["momentum_q"][sl].copy_(q); st["momentum_scale"][sl].copy_(s)
+
+@patch
+def _drain(self: BankMuon):
+    "Wait for the host copies of this step (the host state is final when `step` returns)."
+    if getattr(self, "_side", None) is not None: self._side.synchronize()
+
+# %% ../nbs/1_model/11_optim.ipynb #22af9867
+@patch
+def _ready(self: BankMuon, fetched):
+    "A fetched chunk's `(q, scale)`, once its copy to the device (if any) has finished."
+    q, s, ready = fetched
+    if ready is not None: torch.cuda.current_stream(q.device).wait_event(ready)
+    return q, s
+
+# %% ../nbs/1_model/11_optim.ipynb #5892ec67
+@patch
+def _chunk_update(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
+    "One chunk's momentum, weight decay and update, in fp32; the chunk's fp32 master after it."
+    lr, mu, wd = group["lr"], group["momentum"], group["weight_decay"]
+    low = self.low.get(p)
+    w = join_fp32(p[sl], low[sl]) if low is not None else p[sl]     # the fp32 master (a view when fp32)
+    g = p.grad[sl].float()
+    b = self.state[p]["momentum_buffer"][sl] if fetched is None else dequantise_int8(*self._ready(fetched), g.shape)
+    b.lerp_(g, 1 - mu)
+    upd = g.lerp(b, mu) if group["nesterov"] else b
+    w.mul_(1 - lr * wd)
+    o = zeropower_batched(upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
+    w.add_(o, alpha=-adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]))
+    if low is not None: split_fp32_(w, p[sl], low[sl], check=False)   # checked once per step, in `step`
+    if fetched is not None: self._store(p, sl, *quantise_int8(b))
+    return w
+
+# %% ../nbs/1_model/11_optim.ipynb #0983c180
 @patch
 @torch.no_grad()
 def step(self: BankMuon, closure=None):
     loss = None
     if closure is not None:
         with torch.enable_grad(): loss = closure()
-    for group in self.param_groups:
-        lr, mu, wd = group["lr"], group["momentum"], group["weight_decay"]
-        for p in group["params"]:
-            if p.grad is None: continue
-            st = self.state[p]
-            if "momentum_buffer" not in st: st["momentum_buffer"] = torch.zeros_like(p.grad)
-            buf = st["momentum_buffer"]
-            buf.lerp_(p.grad, 1 - mu)
-            step = adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:])
-            p.mul_(1 - lr * wd)
-            # experts per batched iteration: the Nesterov blend and the Newton–Schulz temporaries exist
-            # for one chunk at a time, so the step's extra memory is bounded (at 1B, a whole bank is 2.75 GB fp32)
-            n = group["chunk"] or bank_chunk(p.shape)
-            for i in range(0, p.shape[0], n):
-                g, b = p.grad[i:i + n], buf[i:i + n]
-                upd = g.lerp(b, mu) if group["nesterov"] else b
-                o = zeropower_batched(upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
-                p[i:i + n].add_(o, alpha=-step)
+    self.last_step_bytes = dict(h2d=0, d2h=0)
+    chunks = list(self._chunks())
+    for _, p, _ in chunks: self._init_state(p)
+    bad = []
+    ahead = self._fetch(*chunks[0][1:]) if chunks else None
+    for k, (group, p, sl) in enumerate(chunks):
+        # int8-host: the next chunk's state streams in while this chunk's Newton–Schulz runs
+        here, ahead = ahead, (self._fetch(*chunks[k + 1][1:]) if k + 1 < len(chunks) else None)
+        w = self._chunk_update(group, p, sl, here)
+        if p in self.low: bad.append(~torch.isfinite(w).all())
+    self._drain()
+    if bad and bool(torch.stack(bad).any()):   # one sync per step, not one per chunk
+        raise ValueError("BankMuon: the step made a split bank weight inf or nan, which its bf16 + low-bits split cannot store")
     return loss
+
+# %% ../nbs/1_model/11_optim.ipynb #8cdb457b
+@patch
+def load_state_dict(self: BankMuon, sd: dict):
+    kinds = {"momentum_buffer": "fp32", "momentum_q": "int8"}
+    for st in sd["state"].values():
+        got = next((v for k, v in kinds.items() if k in st), self.state_kind.split("-")[0])
+        if got != self.state_kind.split("-")[0]:
+            raise ValueError(f"BankMuon: the state holds {got} momentum, this optimizer keeps {self.state_kind} (optim.bank_state)")
+    Optimizer.load_state_dict(self, sd)
+    ps = [p for group in self.param_groups for p in group["params"]]
+    host = self.state_kind == "int8-host"
+    for i, st in sd["state"].items():
+        p = ps[i]
+        place = lambda v: v.to("cpu", copy=True).pin_memory() if host and p.is_cuda else v.to("cpu" if host else p.device, copy=True)
+        self.state[p] = {k: place(v) for k, v in st.items()}
 
 # %% ../nbs/1_model/11_optim.ipynb #3f26a671
 ADAM_2D = ("embed.", "head.", "engram.")   # 2-D parameters that still go to AdamW (by name prefix)
@@ -131,10 +243,14 @@ class Optimizers:
             self.opts["muon"] = torch.optim.Muon([p for _, p in groups["muon"]], lr=o.muon_lr,
                                                  momentum=o.muon_momentum, nesterov=True, weight_decay=o.weight_decay)
         if groups["bank"]:
-            cpu = groups["bank"][0][1].device.type == "cpu"
+            cpu, split = groups["bank"][0][1].device.type == "cpu", o.bank_dtype == "split"
+            if any((p.dtype == torch.bfloat16) != split for _, p in groups["bank"]):
+                raise ValueError(f"optim.bank_dtype is {o.bank_dtype!r} but the model's banks are "
+                                 f"{groups['bank'][0][1].dtype}: build the model from the same config")
             self.opts["bank"] = BankMuon([p for _, p in groups["bank"]], lr=o.muon_lr, momentum=o.muon_momentum,
                                          nesterov=True, weight_decay=o.weight_decay,
-                                         ns_dtype=torch.float32 if cpu else torch.bfloat16)
+                                         ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state,
+                                         lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None)
         if groups["adam"]:
             self.opts["adam"] = torch.optim.AdamW([p for _, p in groups["adam"]], lr=o.adam_lr,
                                                   betas=tuple(o.adam_betas), weight_decay=o.weight_decay)
@@ -168,6 +284,19 @@ def load_state_dict(self: Optimizers, sd: dict):
     if set(sd) != set(self.opts):
         raise ValueError(f"optimizer state has {sorted(sd)}, this model needs {sorted(self.opts)}")
     for k, opt in self.opts.items(): opt.load_state_dict(sd[k])
+
+# %% ../nbs/1_model/11_optim.ipynb #533d2cd0
+def bank_state_bytes(model, opt: Optimizers) -> dict:
+    "Bytes of the expert banks' state: `weights`, `low_bits`, `grads`, `momentum`, `momentum_host`."
+    out = dict(weights=0, low_bits=0, grads=0, momentum=0, momentum_host=0)
+    bm = opt.opts.get("bank")
+    for _, p in split_params(model)["bank"]:
+        out["weights"] += p.nbytes
+        if bm is not None and p in bm.low: out["low_bits"] += bm.low[p].nbytes
+        if p.grad is not None: out["grads"] += p.grad.nbytes
+        for t in (bm.state.get(p, {}).values() if bm is not None else ()):
+            out["momentum_host" if bm.state_kind == "int8-host" else "momentum"] += t.nbytes
+    return out
 
 # %% ../nbs/1_model/11_optim.ipynb #742daa26
 def grad_clip_norm(o: OptimConfig) -> float:
