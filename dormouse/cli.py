@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
 import argparse, json, os, sys, traceback
-from . import ab, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
+from . import ab, bench_card, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
 from .checkpoint import CheckpointError
 from .config import ConfigError, parse_count
 from .data import build_corpus, CorpusError
@@ -77,6 +77,7 @@ BENCHES = {   # dormouse bench NAME: (add-args function, run function, help)
     "offload": (bench_offload.add_offload_bench_args, bench_offload.cli_bench_offload, "activation offload arms: ms/step, peak, bytes moved, largest batch under a cap"),
     "prefetch": (bench_prefetch.add_prefetch_bench_args, bench_prefetch.cli_bench_prefetch, "Engram off / device / host sync / host pipelined, interleaved"),
     "train": (bench_train.add_train_bench_args, bench_train.cli_bench_train, "each preset briefly: ms/step, bytes/s, MFU, peak memory"),
+    "card": (bench_card.add_card_bench_args, bench_card.cli_bench_card, "the memory levers under the 16 GB card's 15 GiB cap"),
 }
 
 def _add(sub, name, add, run, hlp):
