@@ -39,6 +39,7 @@ class CardArm:
         self.cfg = make_config(preset, sets=[f"data.seq_len={seq}", *LEVERS[lever], *sets])
         self.lever, self.device, self.seq, self.step_no = lever, torch.device(device), seq, 0
         self.cuda = self.device.type == "cuda"
+        if self.cuda and self.device.index is None: self.device = torch.device("cuda", torch.cuda.current_device())
         torch.manual_seed(seed)
         self.model = build_model(self.cfg, self.device); self.model.train()
         self.opt = Optimizers(self.model, self.cfg.optim)
