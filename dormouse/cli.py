@@ -6,7 +6,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
-import argparse, csv, json, os, sys, traceback
+import argparse, contextlib, csv, json, os, sys, traceback
 from pathlib import Path
 from . import ab, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
 from .checkpoint import CheckpointError
@@ -62,7 +62,8 @@ def cli_ngrams(args):
     if not rows or any(r < 1 or r & (r - 1) for r in rows):
         raise ConfigError(f"bad --rows {args.rows!r}: rows per order are powers of two (the hash keeps the low bits)")
     if not 0 < args.target < 1: raise ConfigError(f"--target {args.target} must be a share in (0, 1), e.g. 0.01")
-    s = ngram_survey(cfg, rows, args.target)
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):   # --json prints JSON only
+        s = ngram_survey(cfg, rows, args.target)      # (building the corpus says so)
     print(json.dumps(s, indent=1) if args.json else format_ngram_survey(s))
     if args.out:
         out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
