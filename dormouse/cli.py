@@ -1,4 +1,4 @@
-"""One console script, a subcommand per job: `mem`, `corpus`, `train`, `eval`, `ab`, `bench`, `check`, `docs`, `demo`.
+"""One console script, a subcommand per job: `mem`, `ngrams`, `corpus`, `train`, `eval`, `ab`, `bench`, `check`, `docs`, `demo`.
 
 Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
@@ -6,19 +6,22 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
-import argparse, json, os, sys, traceback
+import argparse, contextlib, csv, json, os, sys, traceback
+from pathlib import Path
 from . import ab, bench_card, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
 from .checkpoint import CheckpointError
-from .config import ConfigError, parse_count
+from .config import ConfigError, make_config, parse_count, to_dict
 from .data import build_corpus, CorpusError
 from .lock import RunBusy
 from .memory import mem_table, format_mem_table, ram_budget, RamGuardError
+from .ngram import ngram_survey, format_ngram_survey
 from .offload import OffloadError
+from .records import write_manifest
 from .tooling import site
 
 # %% auto #0
-__all__ = ['COMMANDS', 'BENCHES', 'USER_ERRORS', 'cli_mem', 'add_mem_args', 'cli_corpus', 'add_corpus_args', 'cli_demo',
-           'add_demo_args', 'make_parser', 'main']
+__all__ = ['NGRAM_RUNGS', 'COMMANDS', 'BENCHES', 'USER_ERRORS', 'cli_mem', 'add_mem_args', 'cli_ngrams', 'add_ngrams_args',
+           'cli_corpus', 'add_corpus_args', 'cli_demo', 'add_demo_args', 'make_parser', 'main']
 
 # %% ../nbs/5_tooling/50_cli.ipynb #deacafb1
 def cli_mem(args):
@@ -39,6 +42,43 @@ def add_mem_args(p):
     p.add_argument("--orders", type=int, default=3, help="number of n-gram orders")
     p.add_argument("--reserve-gb", type=float, default=8.0, help="RAM kept free for everything else")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+
+# %% ../nbs/5_tooling/50_cli.ipynb #d3d4faaf
+NGRAM_RUNGS = "2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^25"
+
+def _ngram_csv(s: dict, path):
+    keys = ["order", "count", "distinct", "rows", "load", "expected", "occupied", "z", "expected_shared", "shared"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, keys); w.writeheader()
+        for o in s["orders"]:
+            for part in ("seen", "split"):
+                for r in o[f"rungs_{part}"]: w.writerow(dict(r, order=o["order"], count=part, distinct=o[part]))
+
+def cli_ngrams(args):
+    "`dormouse ngrams`: distinct n-grams of a run and of its training split, their rows per `--rows`, the rows needed."
+    cfg = make_config(args.preset, args.config, args.set or [])
+    try: rows = [parse_count(r) for r in args.rows.split(",") if r.strip()]
+    except ValueError as e: raise ConfigError(f"bad --rows {args.rows!r}: {e}") from None
+    if not rows or any(r < 1 or r & (r - 1) for r in rows):
+        raise ConfigError(f"bad --rows {args.rows!r}: rows per order are powers of two (the hash keeps the low bits)")
+    if not 0 < args.target < 1: raise ConfigError(f"--target {args.target} must be a share in (0, 1), e.g. 0.01")
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):   # --json prints JSON only
+        s = ngram_survey(cfg, rows, args.target)      # (building the corpus says so)
+    print(json.dumps(s, indent=1) if args.json else format_ngram_survey(s))
+    if args.out:
+        out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+        (out / "ngrams.json").write_text(json.dumps(s, indent=1) + "\n")
+        _ngram_csv(s, out / "ngrams.csv")
+        write_manifest(out, device="cpu", config=to_dict(cfg))
+
+def add_ngrams_args(p):
+    p.add_argument("--preset", default=None, help="tiny, small or dormouse-1b (default: the config file's preset, else tiny)")
+    p.add_argument("--config", default=None, help="YAML file applied over the preset")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one key, e.g. train.steps=100 (repeatable)")
+    p.add_argument("--rows", default=NGRAM_RUNGS, help="comma-separated rows per order, powers of two: 2^22, 4Mi, 1<<22 or plain integers")
+    p.add_argument("--target", type=float, default=0.01, help="the expected shared share the recommended rows keep to")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p.add_argument("--out", default=None, help="record ngrams.json, ngrams.csv and manifest.json in this folder")
 
 # %% ../nbs/5_tooling/50_cli.ipynb #79a9a117
 def cli_corpus(args):
@@ -64,6 +104,7 @@ def add_demo_args(p):
 # %% ../nbs/5_tooling/50_cli.ipynb #c922d28f
 COMMANDS = {  # name: (add-args function, run function, help)
     "mem": (add_mem_args, cli_mem, "Engram table sizes per rows/order, legality and RAM fit"),
+    "ngrams": (add_ngrams_args, cli_ngrams, "distinct n-grams of a run and its training split: rows occupied and shared per table size"),
     "corpus": (add_corpus_args, cli_corpus, "build the byte corpus and print its manifest"),
     "train": (train.add_train_args, train.cli_train, "train a preset; metrics and checkpoints under --out"),
     "eval": (train.add_eval_args, train.cli_eval, "held-out BPB of a checkpoint on any byte file"),

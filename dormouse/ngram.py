@@ -6,13 +6,16 @@ Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/ngram.html.md"""
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #50cc2333
 from __future__ import annotations
-import math, zlib
+import math, time, zlib
 import numpy as np
 import torch
 import torch.nn.functional as F
+from .data import batch_at, load_corpus
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys', 'collision_stats']
+__all__ = ['PAD', 'HASH_SEED', 'DEFAULT_RUNGS', 'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys', 'occupancy',
+           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split',
+           'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey']
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #2774e4f2
 PAD = 256                      # the symbol before a window's first byte (no byte value collides with it)
@@ -61,6 +64,14 @@ def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int) -> torch
     return torch.stack(keys, -1)
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #6dd26e6c
+def occupancy(d: int, rows: int) -> tuple[float, float]:
+    "Mean and variance of the occupied rows when `d` distinct ids are hashed uniformly into `rows` rows."
+    if rows == 1: return float(d > 0), 0.0
+    a = d * math.log1p(-1 / rows)
+    q1 = math.exp(a)                                                 # P(a given row stays empty)
+    var = rows * q1 * -math.expm1(a) + rows * (rows - 1) * q1 * q1 * math.expm1(d * math.log1p(-1 / (rows - 1) ** 2))
+    return -rows * math.expm1(a), max(var, 0.0)
+
 def collision_stats(data: np.ndarray, orders, rows: int, words=None) -> list[dict]:
     "Distinct n-grams vs occupied slots per order, against a uniform hash's expectation."
     words = hash_words(orders) if words is None else words
@@ -73,9 +84,116 @@ def collision_stats(data: np.ndarray, orders, rows: int, words=None) -> list[dic
         for j in range(n): code = code * 512 + s[max(orders) - 1 - j: max(orders) - 1 - j + x.shape[1]]
         d = int(torch.unique(code).numel())
         occ = int(torch.unique(keys[:, i]).numel())
-        q1, q2 = math.exp(d * math.log1p(-1 / rows)), math.exp(d * math.log1p(-2 / rows))
-        exp = rows * (1 - q1)                                        # E[occupied slots], uniform hash
-        var = rows * q1 + rows * (rows - 1) * q2 - rows * rows * q1 * q1
+        exp, var = occupancy(d, rows)                                # uniform hash
         out.append(dict(order=n, distinct=d, slots=rows, occupied=occ, expected=round(exp, 1),
                         z=round((occ - exp) / math.sqrt(var), 2)))
     return out
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #73684fb6
+def ngram_codes(x: np.ndarray, n: int) -> np.ndarray:
+    "Exact ids `[b, t]` (int64, 9 bits per symbol, oldest first) of the order-`n` context at each position of byte windows `x [b, t]`, PAD before each window."
+    if not 1 <= n <= 7: raise ValueError(f"order {n}: an exact id of 9 bits per symbol fits int64 for orders 1..7 only")
+    x = np.asarray(x)
+    if x.ndim != 2: raise ValueError(f"ngram_codes expects byte windows [batch, time], got shape {x.shape}")
+    t = x.shape[1]
+    s = np.pad(x.astype(np.int64), ((0, 0), (n - 1, 0)), constant_values=PAD)
+    code = np.zeros(x.shape, dtype=np.int64)
+    for j in range(n): code = (code << 9) | s[:, j: j + t]
+    return code
+
+def ngram_hash(codes: np.ndarray, n: int, words: torch.Tensor, i: int) -> np.ndarray:
+    "The 62-bit hash of order `n` (index `i` in `words`) for exact ids `codes`: `ngram_keys` is it masked to `rows`."
+    w = words[i].numpy()
+    h = np.zeros(np.shape(codes), dtype=np.int64)
+    for j in range(n): h ^= w[j][(codes >> (9 * j)) & 511]     # lag j: the symbol j bytes back
+    return h
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #a29ea9b5
+def run_windows(tokens, steps: int, batch_size: int, seq_len: int, seed: int = 0) -> np.ndarray:
+    "The model's input at steps `0..steps-1`, sampled by `batch_at` as training samples it: `[steps*batch_size, seq_len]` uint8."
+    return np.concatenate([batch_at(tokens, s, batch_size, seq_len, seed)[:, :-1].numpy().astype(np.uint8)
+                           for s in range(steps)])
+
+def distinct_seen(windows: np.ndarray, orders) -> dict:
+    "Sorted distinct ids per order of the contexts the model sees in `windows [b, t]`."
+    return {n: np.unique(ngram_codes(windows, n)) for n in orders}
+
+def _unique(c: np.ndarray) -> np.ndarray:
+    if len(c) and c.max() < 1 << 22: return np.flatnonzero(np.bincount(c))      # small ids: count, no sort
+    return np.unique(c)
+
+def distinct_split(tokens, orders, seq_len: int) -> dict:
+    "Sorted distinct ids per order of every context any training window of `seq_len` bytes of `tokens` can show."
+    n_starts = len(tokens) - seq_len - 1                     # batch_at's windows start in [0, n_starts)
+    if n_starts <= 0: raise ValueError(f"{len(tokens):,} bytes are shorter than one window of {seq_len + 1}")
+    x = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)[None]   # the last window's input ends 2 bytes early
+    heads, text = {}, {}
+    for k in range(1, max(orders) + 1):
+        c = ngram_codes(x, k)[0, k - 1:]                     # the text's k-grams by start position
+        heads[k] = _unique(c[:n_starts])                     # the first k bytes of some window
+        if k in orders: text[k] = np.union1d(heads[k], c[n_starts:])
+    pad = lambda n, k: sum(PAD << (9 * m) for m in range(k, n))      # the PAD symbols above k bytes
+    return {n: np.sort(np.concatenate([text[n]] + [heads[k] + pad(n, k) for k in range(1, n)])) for n in orders}
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #319698bd
+def expected_shared(d: int, rows: int) -> float:
+    "Expected share of `d` distinct ids, hashed uniformly into `rows` rows, whose row holds another: 1-(1-1/R)^(d-1)."
+    return -math.expm1((d - 1) * math.log1p(-1 / rows)) if rows > 1 else float(d > 1)
+
+def rows_needed(d: int, target: float = 0.01) -> int:
+    "The smallest power of two R with `expected_shared(d, R) <= target`."
+    if not 0 < target < 1: raise ValueError(f"target share {target} must be in (0, 1)")
+    r = 1
+    while expected_shared(d, r) > target: r *= 2
+    return r
+
+def rung_stats(codes: np.ndarray, n: int, words: torch.Tensor, i: int, rows) -> list[dict]:
+    "For distinct ids `codes` of order `n`: load, expected and measured occupied rows, z, expected and measured shared share per rows."
+    h, d, out = ngram_hash(codes, n, words, i), len(codes), []
+    for r in rows:
+        _, counts = np.unique(h & (r - 1), return_counts=True)
+        exp, var = occupancy(d, r)
+        out.append(dict(rows=r, load=d / r, expected=exp, occupied=len(counts),
+                        z=(len(counts) - exp) / math.sqrt(var) if var > 0 else 0.0,
+                        expected_shared=expected_shared(d, r), shared=int(counts[counts > 1].sum()) / d))
+    return out
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #859b0c39
+DEFAULT_RUNGS = [1 << k for k in (10, 12, 14, 16, 18, 20, 22, 24, 25)]
+
+def ngram_survey(cfg, rows=DEFAULT_RUNGS, target: float = 0.01, tokens=None) -> dict:
+    "Per order of `cfg`'s run: distinct n-grams it sees and its training split holds, per `rows` their occupancy, and the rows `target` needs."
+    t0 = time.perf_counter()
+    data, tr, orders = cfg.data, cfg.train, list(cfg.engram.orders)
+    tokens = load_corpus(data).train if tokens is None else tokens
+    words = hash_words(orders)
+    seen = distinct_seen(run_windows(tokens, tr.steps, data.batch_size, data.seq_len, tr.seed), orders)
+    split = distinct_split(tokens, orders, data.seq_len)
+    per = [dict(order=n, seen=len(seen[n]), split=len(split[n]),
+                rows_needed_seen=rows_needed(len(seen[n]), target), rows_needed_split=rows_needed(len(split[n]), target),
+                rungs_seen=rung_stats(seen[n], n, words, i, rows), rungs_split=rung_stats(split[n], n, words, i, rows))
+           for i, n in enumerate(orders)]
+    return dict(preset=cfg.preset, steps=tr.steps, batch_size=data.batch_size, seq_len=data.seq_len, seed=tr.seed,
+                positions=tr.steps * data.batch_size * data.seq_len, train_bytes=len(tokens), orders=per,
+                target=target, hash=hash_fingerprint(words), wall_s=round(time.perf_counter() - t0, 2))
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #d14e00d5
+def _pow2(r: int) -> str: return f"2^{r.bit_length() - 1}"
+
+def format_ngram_survey(s: dict) -> str:
+    "The survey as text: distinct counts, one block per count with a line per (order, rows), the rows needed."
+    out = [f"{s['preset']}: {s['steps']:,} steps x {s['batch_size']} windows x {s['seq_len']} bytes = {s['positions']:,} "
+           f"positions (seed {s['seed']}) from {s['train_bytes']:,} training bytes; {s['wall_s']:.1f} s",
+           "", f"{'order':>5} {'seen by the run':>16} {'in the split':>13}"]
+    out += [f"{o['order']:>5} {o['seen']:>16,} {o['split']:>13,}" for o in s["orders"]]
+    for part, title in (("seen", "the n-grams seen by the run"), ("split", "the n-grams of the whole training split")):
+        out += ["", f"{title}: load = distinct / rows; occupied rows expected (uniform hash) and measured (this hash); "
+                    f"shared = share of distinct n-grams whose row holds another",
+                f"{'order':>5} {'rows':>5} {'load':>9} {'occupied exp':>13} {'measured':>10} {'z':>6} {'shared exp':>11} {'measured':>9}"]
+        for o in s["orders"]:
+            out += [f"{o['order']:>5} {_pow2(r['rows']):>5} {r['load']:>9.4g} {r['expected']:>13,.1f} {r['occupied']:>10,} "
+                    f"{r['z']:>6.2f} {r['expected_shared']:>11.3%} {r['shared']:>9.3%}" for r in o[f"rungs_{part}"]]
+    out += ["", f"rows needed per order (smallest power of two with an expected shared share <= {s['target']:.2%}):",
+            f"{'order':>5} {'run':>6} {'split':>6}"]
+    out += [f"{o['order']:>5} {_pow2(o['rows_needed_seen']):>6} {_pow2(o['rows_needed_split']):>6}" for o in s["orders"]]
+    return "\n".join(out)
