@@ -25,5 +25,7 @@ import os as _os
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # numba's OpenMP layer sets the process's OpenMP thread count to its own pool size (all cores) when it
 # starts, so torch would silently run on every core after the Engram's first update: one thread count
-# for both, the user's.
-if _os.environ.get("OMP_NUM_THREADS"): _os.environ.setdefault("NUMBA_NUM_THREADS", _os.environ["OMP_NUM_THREADS"])
+# for both, the user's. Only before numba is imported: numba refuses a pool size that changes after its
+# threads started (a notebook that imported numba first keeps numba's own count).
+if _os.environ.get("OMP_NUM_THREADS") and "numba" not in __import__("sys").modules:
+    _os.environ.setdefault("NUMBA_NUM_THREADS", _os.environ["OMP_NUM_THREADS"])
