@@ -160,7 +160,6 @@ def batch(self: Pipeline, step: int, next_step: int | None = None) -> torch.Tens
     self.metrics["patch_rows"] += item.patched
     return item.batch
 
-
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #8a5a9a79
 @patch
 def rows(self: Pipeline, x: torch.Tensor) -> Item | None:

@@ -147,7 +147,6 @@ def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip
     mark("optimizer")
     return ce_value, norm
 
-
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
 def seed_everything(seed: int):
     "Seed torch (CPU and CUDA), numpy's global generator and Python's `random`."
