@@ -101,6 +101,7 @@ class TrainConfig:
     ckpt_every: int = 0         # 0: only at the end
     log_every: int = 10
     metrics_warmup: int = 5     # steps excluded from ms/step and after which peak memory is reset
+    accum: int = 1              # micro-batches of data.batch_size per optimizer step (gradient accumulation)
     compile: bool = False
     progress: bool = True
 
@@ -264,7 +265,7 @@ RANGES = {  # key: (lowest, highest, the rule in words)
     "engram.sinkhorn_passes": (0, INF, "an integer >= 0"), "offload.min_bytes": (0, INF, "an integer >= 0"),
     "train.eval_every": (0, INF, "an integer >= 0 (0: only before and after)"),
     "train.ckpt_every": (0, INF, "an integer >= 0 (0: only at the end)"), "train.log_every": (1, INF, "an integer >= 1"),
-    "train.metrics_warmup": (0, INF, "an integer >= 0"),
+    "train.metrics_warmup": (0, INF, "an integer >= 0"), "train.accum": (1, INF, "an integer >= 1"),
 }
 
 def _check_lists(cfg: Config):

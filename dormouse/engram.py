@@ -173,7 +173,8 @@ def forward(self: Engram, x: torch.Tensor) -> torch.Tensor:
         uniq, inv, rows = it.uniq, it.inv, it.rows.requires_grad_(True)
         self._metrics.update(h2d_bytes=it.h2d_bytes, ids_cpu=it.uc, unique_rows=len(it.uc))
     else: uniq, inv, rows = self.rows_for_batch(self.ids(x))
-    if rows.requires_grad and self.training: self._pending.append((uniq, self._metrics["ids_cpu"], rows))
+    if rows.requires_grad and self.training:
+        self._pending.append((uniq, self._metrics["ids_cpu"], rows, self._metrics["h2d_bytes"]))
     e = F.rms_norm(F.embedding(inv, rows).view(b, t, self.width), (self.width,), eps=1e-6)
     y = self.proj(e)
     if self.gate is not None: y = y * torch.sigmoid(self.gate(e))
@@ -207,17 +208,20 @@ def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu
 @patch
 def pop_grads(self: Engram):
     """`(uniq, uniq_cpu or None, grad [U, dim])` for the rows read by this step's training forward(s),
-    merged when there were several; clears them. None when no training forward is pending."""
+    summed over them when there were several (micro-batches); clears them. None when none is pending."""
     if not self._pending: return None
+    grad = lambda rows: rows.grad if rows.grad is not None else torch.zeros_like(rows)
     if len(self._pending) == 1:
-        uniq, uc, rows = self._pending[0]
-        g = rows.grad if rows.grad is not None else torch.zeros_like(rows)
-    else:                                       # several forwards before one backward: merge their rows
-        ids = torch.cat([p[0] for p in self._pending])
-        gs = torch.cat([p[2].grad if p[2].grad is not None else torch.zeros_like(p[2]) for p in self._pending])
-        uniq, inv = torch.unique(ids, sorted=True, return_inverse=True)
-        g = torch.zeros(len(uniq), self.dim, device=gs.device).index_add_(0, inv, gs)
-        uc = None
+        uniq, uc, rows, _ = self._pending[0]
+        g = grad(rows)
+    else:                 # several forwards before one update: the union of their rows, the sum of their grads
+        uniq = torch.unique(torch.cat([p[0] for p in self._pending]), sorted=True)
+        g = torch.zeros(len(uniq), self.dim, device=uniq.device)
+        for ids, _, rows, _ in self._pending:   # in forward order; no index repeats within one add: deterministic on GPU too
+            g.index_add_(0, torch.searchsorted(uniq, ids), grad(rows))
+        ucs = [p[1] for p in self._pending]     # the CPU ids of the union, without a device->host copy
+        uc = torch.unique(torch.cat(ucs), sorted=True) if all(u is not None for u in ucs) else None
+        self._metrics.update(unique_rows=len(uniq), h2d_bytes=sum(p[3] for p in self._pending))   # the step's reads
     self._pending.clear()
     return uniq, uc, g
 
@@ -237,7 +241,7 @@ def table_state(e: Engram):
 # %% ../nbs/2_host_ram/22_engram.ipynb #88f2c580
 @patch
 def step_metrics(self: Engram) -> dict:
-    """The last training forward's unique rows and host->device bytes; the latest finished update's
+    """The last step's unique rows and host->device bytes (over its micro-batches); the latest finished update's
     ms and device->host bytes, with `update_step`, the step it belongs to; the host table's GB."""
     m, u = self._metrics, self.last_update
     return dict(unique_rows=int(m.get("unique_rows", 0)), h2d_bytes=int(m.get("h2d_bytes", 0)),

@@ -37,7 +37,7 @@ class Slot:
 
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #54743b90
 class Item:
-    "The prefetched inputs of one training step."
+    "The prefetched inputs of one training (micro-)batch."
     def __init__(self, step: int):
         self.step, self.ready = step, None
         self.batch = self.uc = self.uniq = self.inv = self.rows = None
@@ -59,10 +59,13 @@ class Pipeline:
         self.patch_slot, self.grad_slot = Slot(self.cuda), Slot(self.cuda)
         self.items: dict[int, Item] = {}       # prepared (or being prepared), not yet handed out
         self.tasks: list = []                  # worker futures not yet waited for
-        self.armed = self.served = None        # the item handed out by `batch`; the one a forward took
+        self.armed = None                      # the item handed out by `batch`, not yet taken by a forward
+        self.served: list[Item] = []           # the items this optimizer step's training forwards took
+        self.foreign = False                   # a training forward of this step read the table itself
+        self.step_done = True                  # after_backward ran: the next `batch` starts a step's figures
         self.last_update = None                # the future of the latest update given to the worker
         self.update_rec = {}                   # the Engram's record of the update this step's row reports
-        self._waits = None                     # CUDA events around the default stream's wait
+        self._waits = []                       # CUDA events around the default stream's waits (this step's)
         self.metrics = dict(prefetch_wait_ms=0.0, stream_wait_ms=0.0, patch_rows=0, d2h_bytes=0)
         eng.serve(self)                        # forwards now ask `rows` (see close)
 
@@ -136,23 +139,25 @@ def prefetch(self: Pipeline, step: int):
 
 @patch
 def batch(self: Pipeline, step: int, next_step: int | None = None) -> torch.Tensor:
-    "Step `step`'s batch `[b, T+1]` on the device, its rows ready for the forward; starts `next_step`."
+    "Step (or micro-batch) `step`'s batch `[b, T+1]` on the device, its rows ready for the forward; starts `next_step`."
     t0 = time.perf_counter()
+    if self.step_done:                   # an optimizer step's first (micro-)batch: its figures start at zero
+        self.metrics.update(prefetch_wait_ms=0.0, patch_rows=0); self._waits, self.step_done = [], False
     self.prefetch(step)
     item = self.items.pop(step)
     for s in [s for s in self.items if s != next_step]: self.items.pop(s)    # a jump: stale, unused
     self.drain()                         # prepare(step) and the update/patch that must precede it
-    self.metrics["prefetch_wait_ms"] = (time.perf_counter() - t0) * 1e3
+    self.metrics["prefetch_wait_ms"] += (time.perf_counter() - t0) * 1e3
     self.update_rec = self.eng.last_update          # every earlier update has finished, no later one began
     if next_step is not None: self.prefetch(next_step)
     if self.cuda:
         cur = torch.cuda.current_stream(self.device)
         e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         e0.record(cur); cur.wait_event(item.ready); e1.record(cur)
-        self._waits = (e0, e1)
+        self._waits.append((e0, e1))
         for t in (item.batch, item.uniq, item.inv, item.rows): t.record_stream(cur)
-    self.armed, self.served = item, None
-    self.metrics["patch_rows"] = item.patched
+    self.armed = item
+    self.metrics["patch_rows"] += item.patched
     return item.batch
 
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #8a5a9a79
@@ -164,27 +169,28 @@ def rows(self: Pipeline, x: torch.Tensor) -> Item | None:
     if (item is not None and self.eng.training and torch.is_grad_enabled() and x.device == item.batch.device
             and x.data_ptr() == item.batch.data_ptr() and tuple(x.shape) == (item.batch.shape[0], item.batch.shape[1] - 1)
             and x.stride() == item.batch.stride()):
-        self.armed, self.served = None, item
+        self.armed = None; self.served.append(item)
         return item
+    if self.eng.training and torch.is_grad_enabled(): self.foreign = True   # its grads join this step's update
     self.drain()                                          # anything else reads the table as it is now
     return None
 
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #be64b46d
 @patch
 def after_backward(self: Pipeline, step: int | None = None):
-    "Send this step's row grads to the worker's host update (and the patch of the next item)."
-    eng, item = self.eng, self.served
-    self.served = None
+    "Send this optimizer step's row grads (its micro-batches' summed) to the worker's host update (and the next item's patch)."
+    eng, items, foreign = self.eng, self.served, self.foreign
+    self.served, self.foreign, self.step_done = [], False, True
     popped = eng.pop_grads()
     if popped is None: self.drain(); return
     uniq, uc, grad = popped
-    if item is None or uc is not item.uc:   # not (only) the served forward: update now, after the worker's tasks
+    if not items or foreign or uc is None:   # not (only) served forwards: update now, after the worker's tasks
         self.drain()
         self._update(uniq, uc, grad, None, list(self.items.values()), step)
         self.update_rec = eng.last_update
         self.metrics["d2h_bytes"] = self.update_rec["d2h_bytes"]
         return
-    step = item.step if step is None else step
+    step = items[-1].step if step is None else step
     grad_ready, self.metrics["d2h_bytes"] = None, 0
     if self.cuda:
         if self.last_update is not None: self.last_update.result()     # the grad buffer is free again
@@ -205,9 +211,8 @@ def step_metrics(self: Pipeline) -> dict:
     """Host wait at the step's start, the default stream's wait on the side stream (ms), rows patched,
     grad bytes copied; `update_ms` of the update named by `update_step` (step - 1 when pipelined)."""
     m = dict(self.metrics, update_ms=float(self.update_rec.get("update_ms", 0.0)), update_step=self.update_rec.get("step"))
-    if self._waits is not None:
-        e0, e1 = self._waits
-        if e1.query(): m["stream_wait_ms"] = e0.elapsed_time(e1)
+    if self._waits and all(e1.query() for _, e1 in self._waits):
+        m["stream_wait_ms"] = sum(e0.elapsed_time(e1) for e0, e1 in self._waits)
     return m
 
 @patch
@@ -217,4 +222,4 @@ def close(self: Pipeline):
     finally:
         self.pool.shutdown(wait=True)
         self.eng.serve(None)
-        self.items.clear(); self.armed = self.served = None
+        self.items.clear(); self.armed, self.served = None, []

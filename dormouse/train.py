@@ -111,18 +111,31 @@ def read_log(path) -> list[dict]:
     with open(path, newline="") as f: return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 # %% ../nbs/3_training/30_train.ipynb #db513ac9
-def train_step(model, opt: Optimizers, batch: torch.Tensor, step: int, *, clip: float = float("inf"), offloader=None,
+def _micro_batches(batch, accum: int):
+    "Micro-batch `m` of a step: `batch(m)` when `batch` is callable, else row block `m` of the tensor `[accum·b, T+1]`."
+    if callable(batch): return batch
+    if accum == 1: return lambda m: batch
+    if len(batch) % accum: raise ValueError(f"a batch of {len(batch)} rows does not split into train.accum={accum} micro-batches")
+    b = len(batch) // accum
+    return lambda m: batch[m * b:(m + 1) * b]
+
+def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip: float = float("inf"), offloader=None,
                pipeline=None, loss_fn=None, diverged=None, on_phase=None) -> tuple[float, float]:
-    """One optimizer step of `model` on `batch [b, t+1]` (on the model's device), its blocks' activations
-    handled by `offloader` and its Engram rows served by `pipeline` (either may be None): the step's
-    cross-entropy and gradient norm. `on_phase(name)`, if given, is called as each phase ends:
-    `forward`, `backward` (gradients clipped, Engram update handed over), `optimizer`."""
-    mark = on_phase or (lambda name: None)
-    with autocast(batch.device): loss, ce = (loss_fn or model.loss)(batch[:, :-1], batch[:, 1:], offloader=offloader)
-    mark("forward")
-    ce_value = ce.item()
-    if diverged is not None and not (math.isfinite(ce_value) and math.isfinite(loss.item())): diverged("loss", ce_value)
-    loss.backward()
+    """One optimizer step of `model` on `batch` (on the model's device): `[b, t+1]`, or `accum` micro-batches,
+    as a tensor `[accum·b, t+1]` or a callable `m -> [b, t+1]`; its blocks' activations handled by `offloader`
+    and its Engram rows served by `pipeline` (either may be None): the step's cross-entropy (the mean over
+    micro-batches) and gradient norm. `on_phase(name)`, if given, is called as each phase ends: `forward`
+    (once per micro-batch), `backward` (the last one's; gradients clipped, Engram update handed over), `optimizer`."""
+    mark, micro, ce_sum, loss_sum = on_phase or (lambda name: None), _micro_batches(batch, accum), 0.0, 0.0
+    for m in range(accum):
+        x = micro(m)
+        with autocast(x.device): loss, ce = (loss_fn or model.loss)(x[:, :-1], x[:, 1:], offloader=offloader)
+        mark("forward")
+        ce_sum, loss_sum = ce_sum + ce.detach(), loss_sum + loss.detach()    # on the device: no sync per micro-batch
+        if m == accum - 1:
+            ce_value = ce_sum.item() / accum
+            if diverged is not None and not (math.isfinite(ce_value) and math.isfinite(loss_sum.item())): diverged("loss", ce_value)
+        (loss / accum if accum > 1 else loss).backward()                     # grads add up over the micro-batches
     norm = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
     if diverged is not None and not math.isfinite(norm): diverged("gradient norm", norm)
     eng = getattr(model, "engram", None)
@@ -208,6 +221,7 @@ class _Run:
         if self.out.exists() and not self.out.is_dir(): raise ConfigError(f"--out {self.out} is a file, not a run directory")
         self.device = pick_device(cfg.train.device)
         self.batch_size, self.seq_len, self.steps = cfg.data.batch_size, cfg.data.seq_len, cfg.train.steps
+        self.accum = cfg.train.accum           # micro-batches of batch_size rows per optimizer step
         self.corpus = load_corpus(cfg.data) if corpus is None else corpus
         if len(self.corpus.train) <= self.seq_len + 1:
             raise ConfigError(f"the corpus's training part has {len(self.corpus.train):,} bytes, fewer than one window of {self.seq_len + 1}")
@@ -231,9 +245,9 @@ class _Run:
         self.segment = dict(start=self.start, end=self.start, wall_s=0.0, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                             changes=changes, corpus_sha256=sha)
 
-    def batch(self, step: int) -> torch.Tensor:
-        "The batch of (0-based) `step`, on the device."
-        return batch_at(self.corpus.train, step, self.batch_size, self.seq_len, self.train_cfg.seed)
+    def batch(self, i: int) -> torch.Tensor:
+        "Micro-batch `i = step·accum + m` (0-based; with `accum` 1, the batch of step `i`), on the CPU."
+        return batch_at(self.corpus.train, i, self.batch_size, self.seq_len, self.train_cfg.seed)
 
 # %% ../nbs/3_training/30_train.ipynb #c2547114
 @patch
@@ -251,15 +265,16 @@ def open(self: _Run):
     self.times, self.last_loss = [], None
     counts, machine = count_params(cfg), machine_info(self.device)
     self.peak_flops = machine["peak_flops"]
-    self.flops_per_step = counts["flops_per_byte"] * self.batch_size * self.seq_len
+    self.tokens_per_step = self.batch_size * self.accum * self.seq_len      # an optimizer step's bytes
+    self.flops_per_step = counts["flops_per_byte"] * self.tokens_per_step
     self.metrics = dict(
         preset=cfg.preset, steps=self.steps, start_step=self.start, seed=train_cfg.seed,
         device=machine["device"], device_name=machine["device_name"], peak_flops=self.peak_flops,
         threads=torch.get_num_threads(), omp_wait_policy=os.environ.get("OMP_WAIT_POLICY"),   # BPB depends on both
         torch=torch.__version__, **git_info(), params_total=counts["total"], params_active=counts["active"],
         flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step,
-        flop_formula="batch*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
-        batch_size=self.batch_size, seq_len=self.seq_len, tokens_per_step=self.batch_size * self.seq_len, config=to_dict(cfg))
+        flop_formula="batch*accum*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
+        batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step, config=to_dict(cfg))
     return self
 
 # %% ../nbs/3_training/30_train.ipynb #1f92cdf0
@@ -275,16 +290,17 @@ def step(self: _Run, s: int) -> dict:
     "Train (0-based) step `s`; its log row (`step` counts the steps done)."
     t0 = time.perf_counter()
     factor = lr_factor(s, self.steps, self.cfg.optim); self.opt.set_lr(factor)
-    if self.pipeline is not None: batch = self.pipeline.batch(s, s + 1 if s + 1 < self.steps else None)
-    else: batch = self.batch(s).to(self.device, non_blocking=True)
+    first, end = s * self.accum, self.steps * self.accum           # the step's micro-batches: first + m
+    if self.pipeline is not None: micro = lambda m: self.pipeline.batch(first + m, first + m + 1 if first + m + 1 < end else None)
+    else: micro = lambda m: self.batch(first + m).to(self.device, non_blocking=True)
     done = s + 1          # the update is labelled with the log's numbering, which `update_step` reports
-    loss, grad_norm = train_step(self.model, self.opt, batch, done, clip=self.clip, offloader=self.offloader, pipeline=self.pipeline,
-                                 loss_fn=self.loss_fn, diverged=lambda what, value: self.diverged(what, value, done))
+    loss, grad_norm = train_step(self.model, self.opt, micro, done, accum=self.accum, clip=self.clip, offloader=self.offloader,
+                                 pipeline=self.pipeline, loss_fn=self.loss_fn, diverged=lambda what, value: self.diverged(what, value, done))
     if self.device.type == "cuda": torch.cuda.synchronize(self.device)
     ms = (time.perf_counter() - t0) * 1e3
     self.times.append(ms); self.last_loss = loss
     if len(self.times) == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
-    row = dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, ms=ms, tokens=done * self.batch_size * self.seq_len,
+    row = dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, ms=ms, tokens=done * self.tokens_per_step,
                grad_norm=grad_norm)
     if self.model.engram is not None: row.update(self.model.engram.step_metrics())
     if self.pipeline is not None: row.update(self.pipeline.step_metrics())
@@ -332,7 +348,7 @@ def finish(self: _Run, status: str) -> dict:
     ms = statistics.median(timed) if timed else None
     cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
-                        bytes_per_s=(self.batch_size * self.seq_len / (ms / 1e3)) if ms else None, final_loss=self.last_loss,
+                        bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_loss,
                         mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
                         peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
                         peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,

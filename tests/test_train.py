@@ -121,3 +121,29 @@ def test_damaged_checkpoint_is_refused_and_nothing_changes(straight, tmp_path, c
         if damage == "truncate":                                      # the way out the message names works
             r = run(train_args(out, cache, STEPS + 4, "--resume-from", f"step_{CKPT:06d}"))
             assert f"at step {CKPT}" in r.stdout and json.loads((out / "metrics.json").read_text())["heldout_step"] == STEPS + 4
+
+
+ACCUM = [a for s in ("train.accum=2", "engram.enabled=true", "engram.mode=host", "engram.prefetch=true",
+                     "engram.rows=4096", "engram.ram_reserve_gb=0.5") for a in ("--set", s)]
+
+
+def test_sigkill_and_resume_with_accumulation_is_bit_exact(tmp_path, cache):
+    """`train.accum=2` with a host-mode Engram served by the prefetch pipeline, killed after step 6
+    (checkpoint at 4) and resumed: the same per-step losses and gradient norms, weights, optimizer
+    states, Engram tables, momentum and update count as a straight run."""
+    from helpers import digest, log
+    ref, out = tmp_path / "straight", tmp_path / "run"
+    run(train_args(ref, cache, STEPS, *ACCUM))
+    kill_paused(train_args(out, cache, STEPS, *ACCUM), "step:6", timeout=300)
+    r = run(train_args(out, cache, STEPS, *ACCUM))
+    assert f"at step {CKPT}" in r.stdout
+    rows = lambda d: [(x["step"], x["loss"], x["grad_norm"], x["tokens"]) for x in log(d)]
+    assert rows(out) == rows(ref) and len(rows(ref)) == STEPS
+    m = json.loads((ref / "metrics.json").read_text())
+    assert m["accum"] == 2 and int(log(ref)[0]["tokens"]) == m["tokens_per_step"] == 2 * m["batch_size"] * m["seq_len"]
+    same_state(final_weights(out), final_weights(ref))
+    for d in (f"step_{CKPT:06d}", f"step_{STEPS:06d}"):
+        a, b = ref / "ckpt" / d, out / "ckpt" / d
+        assert digest(a / "engram.bin") == digest(b / "engram.bin"), f"tables + momentum differ at {d}"
+    t = [json.loads((d / "ckpt" / f"step_{STEPS:06d}" / "engram.json").read_text())["t"] for d in (ref, out)]
+    assert t == [STEPS, STEPS]                                   # one update per optimizer step
