@@ -165,8 +165,9 @@ def _flat(d: dict, prefix: str = "") -> dict:
     return out
 
 def config_changes(then: dict, now: dict) -> list[str]:
-    "Every setting of config dict `now` that differs from `then` and alters the run (not in `FREE_KEYS`)."
-    a, b = _flat(then), _flat(now)
+    """Every setting of config dict `now` that differs from `then` and alters the run (not in `FREE_KEYS`).
+    A key `then` lacks (a run made before the key existed) had its default value."""
+    a, b = {**_flat(to_dict(Config())), **_flat(then)}, _flat(now)
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
             if k not in FREE_KEYS and a.get(k) != b.get(k)]
 
