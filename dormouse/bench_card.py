@@ -88,10 +88,13 @@ def fits(arm: CardArm, b: int, offload: str) -> bool:
 def largest_micro_batch(arm: CardArm, offload: str, cap_gib: float = CARD_GIB, hi: int = 256, deadline=None) -> dict:
     "The largest micro-batch that trains under a `cap_gib` allocator cap (CUDA only), and the tries made."
     total = torch.cuda.get_device_properties(arm.device).total_memory
+    arm.opt.zero_grad(); gc.collect(); torch.cuda.empty_cache()   # memory mapped before the cap would escape it
+    start = torch.cuda.memory_reserved(arm.device) / GiB
     torch.cuda.set_per_process_memory_fraction(min(1.0, cap_gib * GiB / total), arm.device)
     try: good, tried, done = largest_batch(lambda b: fits(arm, b, offload), start=8, hi=hi, deadline=deadline)
     finally: torch.cuda.set_per_process_memory_fraction(1.0, arm.device)
-    return dict(lever=arm.lever, offload=offload, cap_gib=cap_gib, largest_batch=good, tries=tried, finished=done)
+    return dict(lever=arm.lever, offload=offload, cap_gib=cap_gib, largest_batch=good, tries=tried, finished=done,
+                reserved_at_start_gib=start)
 
 # %% ../nbs/3_training/32_bench_card.ipynb #0109181b
 def bench_card(out, preset: str = "dormouse-1b", levers=tuple(LEVERS), batch: int = 8, seq: int = 512, warmup: int = 2,
