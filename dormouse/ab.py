@@ -31,6 +31,9 @@ RULES = {
     "kill_if_outside_control_spread":
         "keep the arm only when its mean {metric} lies inside the control's seed spread (no change beyond "
         "seed noise, as predicted); kill it when the mean falls outside",
+    "kill_if_worse_than_control_spread":
+        "keep the arm when its mean {metric} is no worse than the control's worst seed (inside the spread or "
+        "better: a lever that saves memory or time must not cost quality); kill it when the mean is worse",
 }
 
 SPEC_FIELDS = {  # field: what it means (every other field is an error)
@@ -454,7 +457,8 @@ def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
     "keep or kill, by the spec's rule: the arm's mean (`st`) against the control's seed spread (`cst`)."
     inside = cst["min"] <= st["mean"] <= cst["max"]
     better = st["mean"] < cst["min"] if spec.goal == "lower" else st["mean"] > cst["max"]
-    keep = better if spec.rule == "kill_if_inside_control_spread" else inside
+    keep = {"kill_if_inside_control_spread": better, "kill_if_outside_control_spread": inside,
+            "kill_if_worse_than_control_spread": inside or better}[spec.rule]
     where = "inside" if inside else ("outside (better than every control seed)" if better else "outside (worse than every control seed)")
     return dict(verdict="keep" if keep else "kill", **st,
                 reason=f"mean {spec.metric} {st['mean']:.4f} over {st['n']} seeds lies {where} the control's spread "
