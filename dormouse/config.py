@@ -293,6 +293,7 @@ def parse_set(item: str) -> dict:
     d[parts[-1]] = val.strip()
     return out
 
+# %% ../nbs/0_foundations/00_config.ipynb #5ea19620
 def read_config_file(file) -> dict:
     "The sections of a YAML config file (a mapping; `preset:` may name the preset)."
     p = Path(file)
