@@ -16,7 +16,7 @@ from .config import OptimConfig
 
 # %% auto #0
 __all__ = ['NS_COEFFICIENTS', 'STATES', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'split_params',
-           'lr_factor', 'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
+           'newton_schulz_flops', 'optimizer_flops', 'lr_factor', 'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #637b5bc2
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -216,6 +216,18 @@ def split_params(model) -> dict:
         elif p.ndim == 2 and not name.startswith(ADAM_2D) and ".router." not in name: out["muon"].append((name, p))
         else: out["adam"].append((name, p))
     return out
+
+# %% ../nbs/1_model/11_optim.ipynb #3343e4b3
+def newton_schulz_flops(shape, ns_steps: int = 5) -> int:
+    "FLOPs of `ns_steps` Newton–Schulz iterations on one matrix of `shape` (its last two dims)."
+    A, B = sorted(shape[-2:])
+    return ns_steps * (4 * A * A * B + 2 * A ** 3)
+
+def optimizer_flops(model, ns_steps: int = 5) -> int:
+    "Newton–Schulz FLOPs of one optimizer step of `model`: its Muon matrices and every expert of its banks."
+    groups = split_params(model)
+    return (sum(newton_schulz_flops(p.shape, ns_steps) for _, p in groups["muon"])
+            + sum(p.shape[0] * newton_schulz_flops(p.shape, ns_steps) for _, p in groups["bank"]))
 
 # %% ../nbs/1_model/11_optim.ipynb #99673468
 def lr_factor(step: int, total: int, o: OptimConfig) -> float:

@@ -17,7 +17,7 @@ from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_
 from .data import load_corpus, batch_at, eval_windows
 from .model import autocast, build_model, count_params
 from .offload import Offloader
-from .optim import Optimizers, grad_clip_norm, lr_factor
+from .optim import Optimizers, grad_clip_norm, lr_factor, optimizer_flops
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
                                  resolve_checkpoint, rng_state, set_rng_state)
 from .records import git_info, machine_info
@@ -26,8 +26,8 @@ from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
 __all__ = ['FREE_KEYS', 'TrainingDiverged', 'pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'StepLog', 'read_log',
-           'train_step', 'seed_everything', 'config_changes', 'finished_run', 'train', 'load_model', 'add_train_args',
-           'cli_train', 'add_eval_args', 'cli_eval']
+           'train_step', 'seed_everything', 'config_changes', 'PhaseClock', 'finished_run', 'train', 'load_model',
+           'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -125,7 +125,7 @@ def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip
     as a tensor `[accum·b, t+1]` or a callable `m -> [b, t+1]`; its blocks' activations handled by `offloader`
     and its Engram rows served by `pipeline` (either may be None): the step's cross-entropy (the mean over
     micro-batches) and gradient norm. `on_phase(name)`, if given, is called as each phase ends: `forward`
-    (once per micro-batch), `backward` (the last one's; gradients clipped, Engram update handed over), `optimizer`."""
+    and `micro_backward` (once per micro-batch), `backward` (gradients clipped, Engram update handed over), `optimizer`."""
     mark, micro, ce_sum, loss_sum = on_phase or (lambda name: None), _micro_batches(batch, accum), 0.0, 0.0
     for m in range(accum):
         x = micro(m)
@@ -136,6 +136,7 @@ def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip
             ce_value = ce_sum.item() / accum
             if diverged is not None and not (math.isfinite(ce_value) and math.isfinite(loss_sum.item())): diverged("loss", ce_value)
         (loss / accum if accum > 1 else loss).backward()                     # grads add up over the micro-batches
+        mark("micro_backward")
     norm = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
     if diverged is not None and not math.isfinite(norm): diverged("gradient norm", norm)
     eng = getattr(model, "engram", None)
@@ -268,15 +269,34 @@ def open(self: _Run):
     self.peak_flops = machine["peak_flops"]
     self.tokens_per_step = self.batch_size * self.accum * self.seq_len      # an optimizer step's bytes
     self.flops_per_step = counts["flops_per_byte"] * self.tokens_per_step
+    self.optimizer_flops = optimizer_flops(model)          # Newton–Schulz per optimizer step: not the model's work
     self.metrics = dict(
         preset=cfg.preset, steps=self.steps, start_step=self.start, seed=train_cfg.seed,
         device=machine["device"], device_name=machine["device_name"], peak_flops=self.peak_flops,
         threads=torch.get_num_threads(), omp_wait_policy=os.environ.get("OMP_WAIT_POLICY"),   # BPB depends on both
         torch=torch.__version__, **git_info(), params_total=counts["total"], params_active=counts["active"],
-        flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step,
+        flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step, optimizer_flops_per_step=self.optimizer_flops,
         flop_formula="batch*accum*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
         batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step, config=to_dict(cfg))
     return self
+
+# %% ../nbs/3_training/30_train.ipynb #615bd744
+class PhaseClock:
+    "Times of one step's phases from `train_step`'s `on_phase` marks: `forward_ms`, `backward_ms`, `optimizer_ms`."
+    def __init__(self, device):
+        self.cuda = torch.device(device).type == "cuda"
+        self.marks = [("start", self._now())]
+    def _now(self):
+        if not self.cuda: return time.perf_counter()
+        e = torch.cuda.Event(enable_timing=True); e.record(); return e
+    def __call__(self, name: str): self.marks.append((name, self._now()))
+    def _ms(self, a, b) -> float: return a.elapsed_time(b) if self.cuda else (b - a) * 1e3
+    def times(self) -> dict:
+        "Per phase, the sum of the spans that end with its marks (after the step synchronised)."
+        out = dict(forward_ms=0.0, backward_ms=0.0, optimizer_ms=0.0)
+        key = dict(forward="forward_ms", micro_backward="backward_ms", backward="backward_ms", optimizer="optimizer_ms")
+        for (_, a), (name, b) in zip(self.marks, self.marks[1:]): out[key[name]] += self._ms(a, b)
+        return out
 
 # %% ../nbs/3_training/30_train.ipynb #1f92cdf0
 @patch
@@ -295,14 +315,16 @@ def step(self: _Run, s: int) -> dict:
     if self.pipeline is not None: micro = lambda m: self.pipeline.batch(first + m, first + m + 1 if first + m + 1 < end else None)
     else: micro = lambda m: self.batch(first + m).to(self.device, non_blocking=True)
     done = s + 1          # the update is labelled with the log's numbering, which `update_step` reports
+    clock = PhaseClock(self.device)
     loss, grad_norm = train_step(self.model, self.opt, micro, done, accum=self.accum, clip=self.clip, offloader=self.offloader,
-                                 pipeline=self.pipeline, loss_fn=self.loss_fn, diverged=lambda what, value: self.diverged(what, value, done))
+                                 pipeline=self.pipeline, loss_fn=self.loss_fn, on_phase=clock,
+                                 diverged=lambda what, value: self.diverged(what, value, done))
     if self.device.type == "cuda": torch.cuda.synchronize(self.device)
     ms = (time.perf_counter() - t0) * 1e3
     self.times.append(ms); self.last_loss = loss
     if len(self.times) == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
     row = dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, ms=ms, tokens=done * self.tokens_per_step,
-               grad_norm=grad_norm)
+               grad_norm=grad_norm, **clock.times())
     if self.model.engram is not None: row.update(self.model.engram.step_metrics())
     if self.pipeline is not None: row.update(self.pipeline.step_metrics())
     row.update(self.offloader.step_metrics())
@@ -335,22 +357,29 @@ def after_step(self: _Run, done: int):
     if self.save and every(self.train_cfg.ckpt_every): self.checkpoint(done)
 
 # %% ../nbs/3_training/30_train.ipynb #6c068ffc
-def _timed_ms(rows: list[dict], segments: list[dict], warmup: int) -> list[float]:
-    "Step times of the whole run from its log: every step but the first `warmup` of each segment."
+def _timed_ms(rows: list[dict], segments: list[dict], warmup: int, key: str = "ms") -> list[float]:
+    "Step times (column `key`) of the whole run from its log: every step but the first `warmup` of each segment."
     cold = {s["start"] + k for s in segments for k in range(1, warmup + 1)}
-    return [r["ms"] for r in rows if r["step"] not in cold] or [r["ms"] for r in rows]
+    have = [r for r in rows if isinstance(r.get(key), (int, float))]
+    return [r[key] for r in have if r["step"] not in cold] or [r[key] for r in have]
 
 # %% ../nbs/3_training/30_train.ipynb #c081ce93
 @patch
 def finish(self: _Run, status: str) -> dict:
     "Write `metrics.json` with the step time, throughput, MFU, memory peaks and evals; the metrics."
     segments = self.segments_upto(self.steps if status == "ok" else self.start + len(self.times))
-    timed = _timed_ms(read_log(self.out / "log.csv"), segments, self.train_cfg.metrics_warmup) if self.times else []
+    rows = read_log(self.out / "log.csv") if self.times else []
+    timed = _timed_ms(rows, segments, self.train_cfg.metrics_warmup)
     ms = statistics.median(timed) if timed else None
+    for k in ("forward_ms", "backward_ms", "optimizer_ms", "update_ms"):   # where the step's time goes (update: the host's)
+        v = _timed_ms(rows, segments, self.train_cfg.metrics_warmup, k)
+        self.metrics[k] = statistics.median(v) if v else None
     cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
                         bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_loss,
                         mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
+                        mfu_with_optimizer=((self.flops_per_step + self.optimizer_flops) / (ms / 1e3) / self.peak_flops)
+                                           if ms and self.peak_flops else None,
                         peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
                         peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,
                         evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
