@@ -294,12 +294,17 @@ def _execute_one(src, dst, threads: int = 1) -> str:
     r = subprocess.run([sys.executable, "-c", _RUN, str(src), str(dst)], env=env, capture_output=True, text=True)
     if r.returncode == 0: return ""
     lines = [l.strip() for l in (r.stderr or "").splitlines() if l.strip()]
-    return (lines[-1] if lines else f"exit status {r.returncode}")[:300]
+    said = [l for l in lines if l.startswith("stopped at ")] or lines   # else a crash: its last words
+    return (said[-1] if said else f"stopped with exit status {r.returncode}")[:300]
 
 def execute_pages(pages: list[Page], folder, workers: int | None = None) -> dict:
     "Run the chapters among `pages` into `folder`, several at once; {href: executed copy}. A failure becomes a note on its page."
     from concurrent.futures import ThreadPoolExecutor
-    todo = [p for p in pages if p.section != RECORDS and not _is_template(json.loads(p.src.read_text()))]
+    def runs(p):
+        if p.section == RECORDS: return False
+        try: return not _is_template(json.loads(p.src.read_text()))
+        except ValueError: return False   # not a notebook's JSON: its processing says so on the page
+    todo = [p for p in pages if runs(p)]
     workers = max(1, min(workers or os.cpu_count() or 1, 8, len(todo) or 1))
     threads = max(1, (os.cpu_count() or 1) // workers)
     def one(i, p):
