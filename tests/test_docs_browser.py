@@ -3,7 +3,8 @@
 Builds the site (`dormouse.tooling.site.build_site`) into a temporary folder, serves it on localhost and
 walks it in headless Chromium from the home page: every page loads, every internal link answers
 200, every image has pixels, nothing is fetched from outside localhost, no console errors, and
-every page built is reachable from the home page. Screenshots of the home page and of one record
+every page built is reachable from the home page, and the chapters were run: a benchmark chapter's
+page shows what it read from its record in runs/. Screenshots of the home page and of one record
 go to $DOCS_SCREENSHOTS (e.g. runs/docs/screenshots) when set, else to a temporary folder; the
 test prints where.
 
@@ -165,6 +166,16 @@ def test_offline_and_no_console_errors(crawl, server):
     outside = sorted({r for p in crawl["pages"].values() for r in p["resources"] if not r.startswith((server, "data:"))})
     assert not outside, f"pages load resources from outside localhost: {outside}"
     assert not crawl["errors"], "browser console errors:\n" + "\n".join(crawl["errors"])
+
+
+def test_chapters_show_their_records(site):
+    "The build ran the chapters: the GPU checks page prints the machine named in runs/check's manifest."
+    import json
+    man = json.loads((ROOT / "runs/check/manifest.json").read_text())
+    line = f"{man['machine']['device_name']}, torch {man['torch']}, commit {man['git_commit'][:7]}"
+    page = (site / "1_model/check.html").read_text()
+    assert f"<pre>{line}" in page, f"1_model/check.html lacks the executed output {line!r}"
+    assert 'class="dm-note">running this chapter' not in page, "the GPU checks chapter failed to run"
 
 
 def test_screenshots(crawl, driver, server, tmp_path_factory, capsys):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['GROUP_TITLES', 'RECORDS', 'SITE_CSS', 'Page', 'page_name', 'group_title', 'find_pages', 'sections', 'cell_options',
-           'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links', 'nav_html',
-           'contents_html', 'render_page', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args',
-           'build_quarto', 'cli_docs']
+           'module_show_docs', 'doc_processors', 'process_notebook', 'execute_notebook', 'execute_pages',
+           'prepare_cells', 'fix_links', 'nav_html', 'contents_html', 'render_page', 'build_site', 'sidebar_yml',
+           'quarto_prerender', 'add_docs_args', 'build_quarto', 'cli_docs']
 
 # %% ../../nbs/5_tooling/51_site.ipynb #93c6aa7b
 GROUP_TITLES = {"foundations": "Foundations", "model": "The model", "host_ram": "Host RAM as capacity",
@@ -245,6 +245,76 @@ def process_notebook(src, dst) -> dict:
     return {"title": str(fm.get("title") or title or src.stem), "description": str(fm.get("description") or desc or ""),
             "notes": notes, "warnings": warnings}
 
+# %% ../../nbs/5_tooling/51_site.ipynb #e904e182
+def _is_template(nb: dict) -> bool:
+    "A papermill template (a cell tagged `parameters`): its parameters come from `dormouse ab`, so it is shown as saved."
+    return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.get("cells", []))
+
+def execute_notebook(src, dst, skip_flags=None) -> str:
+    "Run a copy of `src` in its own folder as `nbdev-test` does, skipping cells flagged `skip_flags` (default: `tst_flags`); write it to `dst`; return the error or ''."
+    from execnb.shell import CaptureShell
+    from fastcore.nbio import write_nb
+    from nbdev.config import get_config
+    from nbdev.process import NBProcessor
+    from nbdev.test import _skip_cell
+    src, dst = Path(src).absolute(), Path(dst)
+    cfg = get_config(src.parent)
+    if skip_flags is None: skip_flags = cfg.tst_flags
+    if isinstance(skip_flags, str): skip_flags = skip_flags.split()
+    nb = NBProcessor(src, rm_directives=False).nb   # each cell's directives_ (`#| gpu`), as nbdev-test reads them
+    skip, ran = _skip_cell(nb, skip_flags), []
+    def pre(cell):
+        if skip(cell): return True
+        ran.append(cell); return False
+    if str(cfg.config_path) not in sys.path: sys.path.insert(0, str(cfg.config_path))
+    err, cwd = "", Path.cwd()
+    os.chdir(src.parent)
+    try: CaptureShell(src, profile=bool(cfg.get("exec_profile"))).run_all(nb, exc_stop=True, preproc=pre,
+                                                                         cell_timeout=int(cfg.get("cell_timeout") or 0) or None)
+    except Exception as e:
+        at = next((i for i, c in enumerate(nb.cells) if ran and c is ran[-1]), len(nb.cells))
+        for c in nb.cells[at:]:
+            if c.cell_type == "code": c.outputs = []   # the failing cell's traceback is not the chapter's content
+        err = f"cell {at + 1}: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[-1][:200]}"
+    finally: os.chdir(cwd)
+    for c in nb.cells: c.get("metadata", {}).pop("execution", None)   # execnb's timings, which nbformat's schema rejects
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    write_nb(nb, dst)
+    return err
+
+# %% ../../nbs/5_tooling/51_site.ipynb #5a1d044a
+_RUN = "import sys; from dormouse.tooling.site import execute_notebook; e = execute_notebook(sys.argv[1], sys.argv[2]); sys.exit('stopped at ' + e if e else 0)"
+
+def _execute_one(src, dst, threads: int = 1) -> str:
+    "`execute_notebook` in a fresh interpreter; the error ('' if none), one line."
+    import dormouse, subprocess
+    here = str(Path(dormouse.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in [here, os.environ.get("PYTHONPATH", "")] if p)}
+    env.setdefault("OMP_NUM_THREADS", str(threads)); env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    r = subprocess.run([sys.executable, "-c", _RUN, str(src), str(dst)], env=env, capture_output=True, text=True)
+    if r.returncode == 0: return ""
+    lines = [l.strip() for l in (r.stderr or "").splitlines() if l.strip()]
+    said = [l for l in lines if l.startswith("stopped at ")] or lines   # else a crash: its last words
+    return (said[-1] if said else f"stopped with exit status {r.returncode}")[:300]
+
+def execute_pages(pages: list[Page], folder, workers: int | None = None) -> dict:
+    "Run the chapters among `pages` into `folder`, several at once; {href: executed copy}. A failure becomes a note on its page."
+    from concurrent.futures import ThreadPoolExecutor
+    def runs(p):
+        if p.section == RECORDS: return False
+        try: return not _is_template(json.loads(p.src.read_text()))
+        except ValueError: return False   # not a notebook's JSON: its processing says so on the page
+    todo = [p for p in pages if runs(p)]
+    workers = max(1, min(workers or os.cpu_count() or 1, 8, len(todo) or 1))
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    def one(i, p):
+        dst = Path(folder) / f"{i:03d}" / p.src.name   # its own name: the title falls back to it
+        if err := _execute_one(p.src, dst, threads):
+            p.notes.append(f"running this chapter {err}; the outputs from there on are missing.")
+        return p.href, dst
+    with ThreadPoolExecutor(workers) as ex: done = list(ex.map(one, range(len(todo)), todo))
+    return {h: d for h, d in done if d.exists()}
+
 # %% ../../nbs/5_tooling/51_site.ipynb #968bcbd1
 _HIDE = {"hide", "export", "exporti", "default_exp"}  # nbdev directives, for notebooks rendered unprocessed
 
@@ -467,13 +537,13 @@ def _clear_out(out: Path):
     (out / _MARK).write_text("built by dormouse.tooling.site.build_site; safe to delete\n")
 
 # %% ../../nbs/5_tooling/51_site.ipynb #c3858330
-def build_site(out="_docs", root=None, runs=None, quiet: bool = False) -> Path:
-    "Build the docs site offline into `out` (relative to the current folder): chapters, experiments, records."
+def build_site(out="_docs", root=None, runs=None, quiet: bool = False, execute: bool = True) -> Path:
+    "Build the docs site offline into `out` (relative to the current folder): chapters (run first, unless not `execute`), experiments, records."
     proj, nbs, title, desc, doc_url = _project(root)
     out = Path(out).absolute()
     cwd = Path.cwd(); os.chdir(proj)  # nbdev's processors read the config from the current folder
     try:
-        with _nbdev_config_cached(): return _build(out, proj, nbs, title, desc, doc_url, runs, quiet)
+        with _nbdev_config_cached(): return _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute)
     finally: os.chdir(cwd)
 
 @contextmanager
@@ -499,15 +569,16 @@ def _lab_static() -> Path:
     raise FileNotFoundError("nbconvert's lab template (lab/static/index.css) was not found")
 
 # %% ../../nbs/5_tooling/51_site.ipynb #c94886e4
-def _build(out, proj, nbs, title, desc, doc_url, runs, quiet) -> Path:
+def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> Path:
     runs = Path(runs) if runs is not None else proj / "runs"
     pages = find_pages(nbs, runs)
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     say(f"docs: {len(pages)} notebooks from {nbs} and {runs}/**/report.ipynb -> {out}")
     with tempfile.TemporaryDirectory(prefix="dormouse-docs-") as tmp:
         procd = {p.href: Path(tmp) / f"{i:03d}.ipynb" for i, p in enumerate(pages)}
+        executed = execute_pages(pages, Path(tmp) / "executed") if execute else {}
         for p in pages:
-            info = _process_one(p.src, procd[p.href])
+            info = _process_one(executed.get(p.href, p.src), procd[p.href])
             p.title, p.description, p.notes = info["title"], info["description"], p.notes + info["notes"]
             for n in p.notes + info.get("warnings", []): say(f"docs: {_shown(p.src, proj)}: {n}")
         if not any(p.href == "index.html" for p in pages):  # no nbs/index.ipynb: a generated home page
@@ -558,6 +629,7 @@ def add_docs_args(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     "Arguments of `dormouse docs`."
     parser.add_argument("--out", default="_docs", help="folder to write the site into (default: _docs)")
     parser.add_argument("--runs", default=None, help="folder of experiment runs whose **/report.ipynb become records (default: runs/)")
+    parser.add_argument("--no-execute", action="store_true", help="render the chapters as saved, without running them (faster; no outputs)")
     parser.add_argument("--quarto", action="store_true", help="build with Quarto instead (nbdev-docs, into pyproject's doc_path; needs the quarto binary)")
     parser.add_argument("--quarto-prerender", action="store_true", help="run as Quarto's pre-render hook (see nbs/_quarto.yml)")
     return parser
@@ -579,5 +651,5 @@ def cli_docs(args) -> int:
     if getattr(args, "quarto", False):
         try: return build_quarto()
         except RuntimeError as e: print(f"dormouse docs --quarto: {e}", file=sys.stderr); return 2
-    build_site(out=args.out, runs=args.runs)
+    build_site(out=args.out, runs=args.runs, execute=not getattr(args, "no_execute", False))
     return 0
