@@ -156,7 +156,7 @@ PRESETS = {
         "train": {"steps": 2000, "eval_bytes": 1 << 18, "log_every": 50},
     },
 }
-# the survey's card (16 GB, sm_120): the bank split into bf16 + low bits, 8-bit bank momentum, micro-batches of 32
+# the target card (16 GB, sm_120): the bank split into bf16 + low bits, 8-bit bank momentum, micro-batches of 32
 # (41 fit under the card's 15 GiB cap in the card benchmark) accumulated twice: 64 x 512 bytes per optimizer step
 PRESETS["dormouse-1b-16g"] = copy.deepcopy(PRESETS["dormouse-1b"])
 for section, values in {"data": {"batch_size": 32}, "train": {"accum": 2},
