@@ -8,6 +8,7 @@ Modules:
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
 - `dormouse.check`: The model's two expert paths and `BankMuon` against `torch.optim.Muon`, on the CPU here and on the GPU with `dormouse check --out DIR`.
 - `dormouse.checkpoint`: A directory per checkpoint, written to a temporary name, fsynced and renamed; a manifest of sha256 sums; a `latest` pointer replaced atomically; loading that never runs code.
+- `dormouse.evaluate`: A model's bits per byte on held-out bytes, a checkpoint loaded back into a model, and `dormouse eval`: one trained model scored on any byte file.
 - `dormouse.lock`: One process per run directory: a second one is refused at once, naming the holder; a lock left by a killed process is taken over safely.
 - `dormouse.model`: A byte-level language model: byte embedding (+ Engram rows) → dense prelude → one weight-shared loop block (attention + mixture of experts) applied `n_loops` times → dense coda → LM head.
 - `dormouse.offload`: Park a block's saved activations in host RAM during the forward and bring them back for the backward: bit-identical gradients, a counter that proves it ran, and two transfer paths.

@@ -6,9 +6,9 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
-import argparse, contextlib, csv, json, os, sys, traceback
+import argparse, contextlib, csv, json, os, sys
 from pathlib import Path
-from . import ab, bench_card, bench_engram, bench_offload, bench_prefetch, bench_train, check, train
+from . import ab, bench_card, bench_engram, bench_offload, bench_prefetch, bench_train, check, evaluate, train
 from .checkpoint import CheckpointError
 from .config import ConfigError, make_config, parse_count, to_dict
 from .data import build_corpus, CorpusError
@@ -107,7 +107,7 @@ COMMANDS = {  # name: (add-args function, run function, help)
     "ngrams": (add_ngrams_args, cli_ngrams, "distinct n-grams of a run and its training split: rows occupied and shared per table size"),
     "corpus": (add_corpus_args, cli_corpus, "build the byte corpus and print its manifest"),
     "train": (train.add_train_args, train.cli_train, "train a preset; metrics and checkpoints under --out"),
-    "eval": (train.add_eval_args, train.cli_eval, "held-out BPB of a checkpoint on any byte file"),
+    "eval": (evaluate.add_eval_args, evaluate.cli_eval, "held-out BPB of a checkpoint on any byte file"),
     "ab": (ab.add_ab_args, ab.cli_ab, "run an A/B experiment spec through papermill"),
     "check": (check.add_check_args, check.cli_check, "the GPU self-checks: expert paths, BankMuon vs torch.optim.Muon"),
     "docs": (site.add_docs_args, site.cli_docs, "build the docs site offline into _docs/"),

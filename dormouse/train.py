@@ -7,68 +7,31 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/train.html.md"""
 
 # %% ../nbs/3_training/30_train.ipynb #6f39ab0a
 from __future__ import annotations
-import argparse, contextlib, csv, json, math, os, statistics, sys, time
+import contextlib, csv, json, math, os, statistics, sys, time
 from pathlib import Path
 import numpy as np
-import torch, torch.nn.functional as F
+import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .config import Config, ConfigError, make_config, to_dict, from_dict, parse_count, write_json
-from .data import load_corpus, batch_at, eval_windows
+from .config import Config, ConfigError, make_config, to_dict, write_json
+from .data import load_corpus, batch_at
 from .model import autocast, build_model, count_params
 from .offload import Offloader
 from .optim import Optimizers, grad_clip_norm, lr_factor, optimizer_flops
-from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint,
-                                 resolve_checkpoint, rng_state, set_rng_state)
+from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint, list_checkpoints,
+                                 rng_state, set_rng_state, step_name)
 from .records import git_info, machine_info
+from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
 from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
-__all__ = ['FREE_KEYS', 'TrainingDiverged', 'pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'StepLog', 'read_log',
-           'train_step', 'seed_everything', 'config_changes', 'PhaseClock', 'finished_run', 'train', 'load_model',
-           'add_train_args', 'cli_train', 'add_eval_args', 'cli_eval']
+__all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'config_changes',
+           'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
     "The loss or gradient norm became NaN or inf; the run stopped and its last checkpoint is the last good one."
-
-def pick_device(name: str = "auto") -> torch.device:
-    "`auto`: CUDA when present, else CPU."
-    if name == "auto": name = "cuda" if torch.cuda.is_available() else "cpu"
-    if name == "cuda" and not torch.cuda.is_available(): raise ConfigError("train.device is 'cuda' but no CUDA device is available")
-    return torch.device(name)
-
-# %% ../nbs/3_training/30_train.ipynb #e4d52d0c
-@torch.no_grad()
-def evaluate(model, corpus_heldout, n_bytes: int, seq_len: int, batch_size: int, device=None) -> dict:
-    "Held-out bits per byte: `dict(bpb=..., bytes=...)`."
-    device = torch.device(device) if device is not None else next(model.parameters()).device
-    windows, n = eval_windows(corpus_heldout, n_bytes, seq_len)
-    was = model.training
-    model.eval()
-    total = 0.0
-    try:
-        for i in range(0, len(windows), batch_size):
-            w = windows[i:i + batch_size].to(device)
-            with autocast(device): logits = model(w[:, :-1])
-            total += F.cross_entropy(logits.float().reshape(-1, 256), w[:, 1:].reshape(-1), reduction="sum").double().item()
-    finally: model.train(was)
-    return dict(bpb=total / n / math.log(2), bytes=n)
-
-def eval_bytes_for(heldout, want: int, seq_len: int) -> int:
-    "`want` held-out bytes, or as many whole windows as the held-out part has (with a note)."
-    have = (len(heldout) - 1) // seq_len * seq_len
-    if have < seq_len:
-        raise ConfigError(f"the corpus's held-out part has {len(heldout):,} bytes, fewer than one window of {seq_len + 1}: "
-                          "use a larger corpus, a larger data.heldout_frac or a smaller data.seq_len")
-    if want > have:
-        print(f"note: train.eval_bytes {want:,} > held-out windows available ({have:,}); evaluating on {have:,}")
-        return have
-    return want
-
-def print_eval(step: int, r: dict):
-    print(f"eval step {step}: BPB {r['bpb']:.4f} on {r['bytes']:,} held-out bytes", flush=True)
 
 # %% ../nbs/3_training/30_train.ipynb #65b75b2a
 class StepLog:
@@ -179,12 +142,6 @@ def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None)
     writers = [engram.save_tables] if engram is not None else []
     return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state), writers=writers)
 
-def _restore(checkpoint: dict, model, opt):
-    try: model.load_state_dict(checkpoint["model"])
-    except RuntimeError as e: raise CheckpointError(f"checkpoint {checkpoint['dir']} does not fit this model: {str(e).splitlines()[0]}") from None
-    if opt is not None: opt.load_state_dict(checkpoint["optim"])
-    if model.engram is not None: model.engram.load_tables(checkpoint["dir"])
-
 # %% ../nbs/3_training/30_train.ipynb #a52b843d
 def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=None, allow_change=False) -> dict | None:
     """The checkpoint to resume from (`resume_from`, a step or `step_*` name, else the latest under `ckroot`),
@@ -237,7 +194,7 @@ class _Run:
         self.opt = Optimizers(self.model, cfg.optim)
         self.start, self.evals, self.segments, changes = 0, [], [], []
         if checkpoint is not None:
-            _restore(checkpoint, self.model, self.opt)
+            restore(checkpoint, self.model, self.opt)
             set_rng_state(checkpoint["train"]["rng"])
             self.start, self.evals = checkpoint["step"], list(checkpoint["train"].get("evals", []))
             self.segments, changes = list(checkpoint["train"].get("segments", [])), checkpoint["changes"]
@@ -444,18 +401,6 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             if existed: announce(out)
             return _loop(run.open())
 
-# %% ../nbs/3_training/30_train.ipynb #b56ba680
-def load_model(ckpt, device=None):
-    "The model of a checkpoint (a step dir, a `ckpt/` dir or a run dir), its config and its step."
-    path = resolve_checkpoint(ckpt)
-    checkpoint = load_checkpoint(path, parts=("model", "train"))
-    cfg = from_dict(checkpoint["train"]["config"])
-    device = pick_device(cfg.train.device if device is None else device)
-    model = build_model(cfg, device)
-    _restore(checkpoint, model, None)
-    model.eval()
-    return model, cfg, checkpoint["step"], path
-
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
     p.add_argument("--preset", default=None, help="tiny, small or dormouse-1b (default: the config file's preset, else tiny)")
@@ -475,38 +420,3 @@ def cli_train(args):
     print(f"held-out BPB {before:.4f} -> {m['heldout_bpb']:.4f} on {m['heldout_bytes']:,} bytes" if before is not None
           else f"held-out BPB {m['heldout_bpb']:.4f} on {m['heldout_bytes']:,} bytes")
     print(f"metrics: {Path(args.out) / 'metrics.json'}")
-
-# %% ../nbs/3_training/30_train.ipynb #27731630
-def add_eval_args(p):
-    p.add_argument("--ckpt", required=True, help="a checkpoint: step dir, ckpt/ dir or run dir")
-    p.add_argument("--data", default=None, help="any file: its raw bytes are evaluated (default: the run's held-out part)")
-    p.add_argument("--bytes", default=None, help="bytes to predict, e.g. 64Ki (default: train.eval_bytes, capped to the data)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-
-def _eval_bytes(arg, default: int, avail: int, label: str) -> int:
-    "The bytes `dormouse eval` scores: `--bytes` (checked) or the default capped to what `label` holds."
-    if arg is None: return min(default, avail)
-    try: n = parse_count(arg)
-    except ValueError as e: raise ConfigError(f"--bytes {arg!r}: {e}") from None
-    if n < 1: raise ConfigError(f"--bytes {arg!r}: must be at least 1")
-    if n > avail: raise ConfigError(f"--bytes {n:,}: {label} has only {avail:,} predictable bytes in whole windows")
-    return n
-
-def cli_eval(args):
-    "`dormouse eval`: held-out BPB of a checkpoint on any byte file, with how many of its bytes were scored."
-    model, cfg, step, c = load_model(args.ckpt)
-    T = cfg.data.seq_len
-    if args.data:
-        p = Path(args.data)
-        if not p.is_file(): raise ConfigError(f"--data {p}: no such file")
-        if p.stat().st_size < T + 1: raise ConfigError(f"--data {p}: {p.stat().st_size} bytes, fewer than one window of {T + 1}")
-        tokens, label = np.memmap(p, dtype=np.uint8, mode="r"), str(p)
-    else:
-        tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
-    avail = (len(tokens) - 1) // T * T
-    n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
-    r = evaluate(model, tokens, n, T, cfg.data.batch_size)
-    r.update(ckpt=str(c), step=step, data=label, of_bytes=len(tokens))
-    if args.json: print(json.dumps(r)); return
-    more = f"; --bytes {avail} scores all of it" if n < avail else ""
-    print(f"BPB {r['bpb']:.4f} on the first {r['bytes']:,} of {len(tokens):,} bytes of {label} (checkpoint {c}, step {step}){more}")
