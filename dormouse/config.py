@@ -6,15 +6,16 @@ Docs: https://dormouse-ml.github.io/dormouse/0_foundations/config.html.md"""
 
 # %% ../nbs/0_foundations/00_config.ipynb #0c5ce496
 from __future__ import annotations
-import copy, dataclasses, json, math, os, typing, warnings
+import copy, math, warnings
 from dataclasses import dataclass, field, fields, asdict, is_dataclass
 from pathlib import Path
 import yaml
+from .records import write_json   # the one atomic record writer (config's users import it from here too)
 
 # %% auto #0
 __all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig',
            'OptimConfig', 'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key', 'validate',
-           'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict', 'write_json']
+           'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict']
 
 # %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
@@ -338,8 +339,3 @@ def from_dict(d: dict) -> Config:
     d = copy.deepcopy(d)
     cfg = Config(preset=d.pop("preset", "tiny"))
     return validate(merge(cfg, d))
-
-def write_json(path, d: dict):
-    "Write `d` as JSON to `path` atomically (a temporary file, then a rename): every record's writer."
-    path = Path(path); tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(d, indent=1, default=str)); os.replace(tmp, path)
