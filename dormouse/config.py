@@ -158,7 +158,7 @@ PRESETS = {
     },
 }
 # the target card (16 GB, sm_120): the bank split into bf16 + low bits, 8-bit bank momentum, micro-batches of 32
-# (41 fit under the card's 15 GiB cap in the card benchmark) accumulated twice: 64 x 512 bytes per optimizer step
+# (below the largest that trains under the card's cap in the card benchmark's record) accumulated twice: 64 x 512 bytes per step
 PRESETS["dormouse-1b-16g"] = copy.deepcopy(PRESETS["dormouse-1b"])
 for section, values in {"data": {"batch_size": 32}, "train": {"accum": 2},
                         "optim": {"bank_dtype": "split", "bank_state": "int8"}}.items():
