@@ -140,7 +140,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 # what bad input raises: the message names the key or file and the fix, so the user sees one line
 USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged,
-               ab.SpecError, ab.ExperimentBusy)
+               ab.SpecError)
 
 def main(argv=None):
     "Run one subcommand; a user error is one line on stderr and exit status 1 (the traceback with --debug)."
