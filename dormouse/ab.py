@@ -21,7 +21,8 @@ from .lock import RunBusy, run_lock
 __all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'ExperimentBusy', 'SCALARS', 'SUMMARY', 'REFERENCE', 'SpecError',
            'Gate', 'Spec', 'arm_overrides', 'load_spec', 'bpb_history', 'ood_file', 'score_ood', 'run_arm', 'Run',
            'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'load_runs',
-           'decide', 'summary_table', 'render_report', 'add_ab_args', 'cli_ab', 'run_demo']
+           'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time', 'loss_vs_control', 'render_report',
+           'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/40_ab.ipynb #3a7fbf4c
 RULES = {
@@ -549,6 +550,38 @@ def summary_table(runs, cols=SUMMARY):
             row[c] = f"{v.mean():.4g} ± {(v.max() - v.min())/2:.2g}" if len(v) else "—"
         out[a] = row
     return pd.DataFrame(out).T
+
+# %% ../nbs/4_experiments/40_ab.ipynb #b1c2d3e1
+def bpb_by_time(logs, evals):
+    "Each eval point `(arm, seed, step, bpb)` with `train_s`: the run's summed step times up to that step."
+    import pandas as pd
+    if not len(logs) or not len(evals): return pd.DataFrame(columns=["arm", "seed", "step", "bpb", "train_s"])
+    clock = logs[["arm", "seed", "step"]].assign(train_s=logs.groupby(["arm", "seed"])["ms"].cumsum() / 1e3)
+    start = evals[evals.step == 0].assign(train_s=0.0)
+    return pd.concat([start, evals[evals.step > 0].merge(clock, on=["arm", "seed", "step"], how="inner")], ignore_index=True)
+
+def bpb_at_matched_time(timed) -> "pd.DataFrame":
+    "Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time."
+    import numpy as np, pandas as pd
+    ends = timed.groupby(["arm", "seed"]).train_s.max().groupby("arm", sort=False).mean()
+    t = float(ends.min())
+    at = {a: np.mean([np.interp(t, g.train_s, g.bpb) for _, g in ga.sort_values("train_s").groupby("seed")])
+          for a, ga in timed.groupby("arm", sort=False)}
+    return pd.DataFrame(dict(train_s_end=ends, bpb_at_matched_time=pd.Series(at), matched_s=t))
+
+# %% ../nbs/4_experiments/40_ab.ipynb #b1c2d3e4
+def loss_vs_control(logs, control: str) -> "pd.DataFrame":
+    "Per arm and seed: steps compared with the control's same seed and the largest |loss difference| (0.0: identical)."
+    import pandas as pd
+    rows = []
+    if not len(logs): return pd.DataFrame(rows)
+    ctrl = logs[logs.arm == control].set_index(["seed", "step"]).loss
+    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
+        c = ctrl.reindex(list(zip([s] * len(g), g.step)))
+        both = c.notna().to_numpy()
+        d = (g.loss.to_numpy()[both] - c.to_numpy()[both])
+        rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None))
+    return pd.DataFrame(rows)
 
 # %% ../nbs/4_experiments/40_ab.ipynb #e05609b5
 def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | None = None) -> Path | None:
