@@ -3,6 +3,7 @@
 Modules:
 
 - `dormouse.bench_card`: `dormouse-1b` under a 15 GiB allocator cap: peak memory, step time, the largest micro-batch and the bytes over the bus, for each memory lever side by side with today's fp32 path.
+- `dormouse.bench_memory`: One traced training step of `dormouse-1b` at micro-batch 1 and 8: the moment of peak allocated memory and what is live then, by category, from the CUDA allocator's own history.
 - `dormouse.bench_offload`: `dormouse bench offload --out DIR`: ms/step, peak memory and bytes moved for every activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on; and what the committed run on one H200 says.
 - `dormouse.bench_prefetch`: Host-RAM Engram rows at device speed? Milliseconds per training step with the Engram off, in device mode, in host mode synchronous and pipelined, at table sizes up to 32M rows per order; and the pipeline's exactness on the GPU.
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
