@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 from .config import make_config
 from .model import ByteLM
-from .newton_schulz import TOLERANCE, agreement, symmetric_flops
+from .newton_schulz import TOLERANCE, agreement, require_triton, symmetric_flops
 from .optim import NS_COEFFICIENTS, NS_IMPLS, bank_chunk, newton_schulz_flops, split_params, zeropower_batched
 from .records import write_json, write_manifest
 
@@ -60,6 +60,7 @@ def bench_ns(out, preset: str = "dormouse-1b", impls=tuple(NS_IMPLS), reps: int 
     "Every bank's Newton–Schulz with each implementation, interleaved; times, FLOPs and errors; records in `out`."
     import pandas as pd
     out, dev = Path(out), torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if "triton" in impls: require_triton(dev)      # before anything is written
     write_manifest(out, device=dev, preset=preset, impls=list(impls), reps=reps, warmup=warmup)
     t0, cuda, banks = time.perf_counter(), dev.type == "cuda", bank_shapes(preset)
     gen = torch.Generator(dev).manual_seed(seed)
