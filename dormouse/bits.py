@@ -40,14 +40,16 @@ def join_fp32(high: torch.Tensor, low: torch.Tensor) -> torch.Tensor:
 # %% ../nbs/0_foundations/06_bits.ipynb #fc829b35
 BLOCK = 256   # values per int8 block (one fp32 scale each: 1/64 byte per value)
 
-def quantise_int8(x: torch.Tensor, block: int = BLOCK) -> tuple[torch.Tensor, torch.Tensor]:
-    "Blockwise int8 of `x [n, ...]`: `(q int8 [n, blocks, block], scale fp32 [n, blocks])`."
+def quantise_int8(x: torch.Tensor, block: int = BLOCK, qmax: int | torch.Tensor = 127) -> tuple[torch.Tensor, torch.Tensor]:
+    """Blockwise int8 of `x [n, ...]`: `(q int8 [n, blocks, block], scale fp32 [n, blocks])`.
+    `qmax` (the largest |q|) may be a 0-d fp32 tensor: a compiler turns a division by a constant into a
+    product with its reciprocal, which rounds differently; by a tensor it stays a division."""
     flat = x.reshape(x.shape[0], -1).float()
     pad = -flat.shape[1] % block
     if pad: flat = F.pad(flat, (0, pad))
     flat = flat.view(flat.shape[0], -1, block)
-    scale = flat.abs().amax(-1) / 127
-    q = (flat / scale.clamp(min=torch.finfo(torch.float32).tiny).unsqueeze(-1)).round_().clamp_(-127, 127)
+    scale = flat.abs().amax(-1) / qmax
+    q = (flat / scale.clamp(min=torch.finfo(torch.float32).tiny).unsqueeze(-1)).round_().clamp_(-qmax, qmax)
     return q.to(torch.int8), scale
 
 def dequantise_int8(q: torch.Tensor, scale: torch.Tensor, shape) -> torch.Tensor:
