@@ -258,7 +258,7 @@ def _apply_fp32(w, o, decay, alpha):
 def _apply_split(high, low, o, decay, alpha):
     "Fused: the same on a split master, split back in place (`high`: its bf16 half viewed as int16)."
     w = join_fp32(high, low).mul_(decay).sub_(o.float() * alpha)
-    split_fp32_(w, high.view(torch.bfloat16), low, check=False)
+    split_fp32_(w, high, low, check=False)
 
 # %% ../nbs/1_model/11_optim.ipynb #c2987bae
 @patch
