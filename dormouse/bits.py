@@ -15,9 +15,10 @@ __all__ = ['BLOCK', 'split_fp32_', 'split_fp32', 'join_fp32', 'quantise_int8', '
 # %% ../nbs/0_foundations/06_bits.ipynb #0a283c09
 def split_fp32_(x: torch.Tensor, high: torch.Tensor, low: torch.Tensor, check: bool = True):
     """Write fp32 `x` as its upper 16 bits into `high` (bf16: `x` truncated toward zero) and its
-    lower 16 bits into `low` (int16), so that `join_fp32(high, low)` is `x` bit for bit.
+    lower 16 bits into `low` (int16), so that `join_fp32(high, low)` is `x` bit for bit. `high` may also
+    be that bf16 tensor viewed as int16 (a compiled caller's: then no bf16 value is ever formed).
     Inf and nan are refused (`check=False` leaves the check to the caller: it syncs with the GPU)."""
-    if x.dtype != torch.float32 or high.dtype != torch.bfloat16 or low.dtype != torch.int16:
+    if x.dtype != torch.float32 or high.dtype not in (torch.bfloat16, torch.int16) or low.dtype != torch.int16:
         raise TypeError(f"split_fp32_ takes fp32 -> (bf16, int16); got {x.dtype} -> ({high.dtype}, {low.dtype})")
     if check and not bool(torch.isfinite(x).all()):
         raise ValueError("split_fp32_: the value holds inf or nan, which the bf16 + low-bits split does not store")
@@ -33,21 +34,23 @@ def split_fp32(x: torch.Tensor, check: bool = True) -> tuple[torch.Tensor, torch
     return high, low
 
 def join_fp32(high: torch.Tensor, low: torch.Tensor) -> torch.Tensor:
-    "The fp32 tensor whose upper 16 bits are `high` (bf16) and lower 16 bits `low` (int16)."
+    "The fp32 tensor whose upper 16 bits are `high` (bf16, or viewed as int16) and lower 16 bits `low` (int16)."
     bits = high.view(torch.int16).to(torch.int32).mul_(65536)
     return bits.add_(low.to(torch.int32).bitwise_and_(0xFFFF)).view(torch.float32)
 
 # %% ../nbs/0_foundations/06_bits.ipynb #fc829b35
 BLOCK = 256   # values per int8 block (one fp32 scale each: 1/64 byte per value)
 
-def quantise_int8(x: torch.Tensor, block: int = BLOCK) -> tuple[torch.Tensor, torch.Tensor]:
-    "Blockwise int8 of `x [n, ...]`: `(q int8 [n, blocks, block], scale fp32 [n, blocks])`."
+def quantise_int8(x: torch.Tensor, block: int = BLOCK, qmax: int | torch.Tensor = 127) -> tuple[torch.Tensor, torch.Tensor]:
+    """Blockwise int8 of `x [n, ...]`: `(q int8 [n, blocks, block], scale fp32 [n, blocks])`.
+    `qmax` (the largest |q|) may be a 0-d fp32 tensor: a compiler turns a division by a constant into a
+    product with its reciprocal, which rounds differently; by a tensor it stays a division."""
     flat = x.reshape(x.shape[0], -1).float()
     pad = -flat.shape[1] % block
     if pad: flat = F.pad(flat, (0, pad))
     flat = flat.view(flat.shape[0], -1, block)
-    scale = flat.abs().amax(-1) / 127
-    q = (flat / scale.clamp(min=torch.finfo(torch.float32).tiny).unsqueeze(-1)).round_().clamp_(-127, 127)
+    scale = flat.abs().amax(-1) / qmax
+    q = (flat / scale.clamp(min=torch.finfo(torch.float32).tiny).unsqueeze(-1)).round_().clamp_(-qmax, qmax)
     return q.to(torch.int8), scale
 
 def dequantise_int8(q: torch.Tensor, scale: torch.Tensor, shape) -> torch.Tensor:

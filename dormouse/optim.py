@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/1_model/optim.html.md"""
 
 # %% ../nbs/1_model/11_optim.ipynb #451e89f5
 from __future__ import annotations
-import math
+import functools, math
 import torch
 from fastcore.basics import patch
 from torch.optim import Optimizer
@@ -57,11 +57,13 @@ class BankMuon(Optimizer):
     """Muon for 3-D expert banks `[E, A, B]`: torch.optim.Muon applied to every `[A, B]` matrix, batched.
     `lows`: for split banks (bf16 parameters), their int16 low bits, in the order of `params`.
     `state`: the momentum in fp32, in blockwise int8 on the bank's device, or in int8 in host RAM.
-    `ns_impl`: the Newton–Schulz, `"torch"` (`zeropower_batched`) or `"triton"` (`zeropower_symmetric`, CUDA)."""
+    `ns_impl`: the Newton–Schulz, `"torch"` (`zeropower_batched`) or `"triton"` (`zeropower_symmetric`, CUDA).
+    `fused`: each chunk's elementwise work in a few compiled kernels (`torch.compile`); None: for CUDA banks."""
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
                  nesterov: bool = True, ns_coefficients=NS_COEFFICIENTS, eps: float = 1e-7,
                  ns_steps: int = 5, adjust_lr_fn: str | None = None, chunk: int | None = None,
-                 ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None, ns_impl: str = "torch"):
+                 ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None, ns_impl: str = "torch",
+                 fused: bool | None = None):
         if adjust_lr_fn not in (None, "original", "match_rms_adamw"):
             raise ValueError(f"BankMuon: adjust_lr_fn {adjust_lr_fn!r} is not supported")
         if state not in STATES: raise ValueError(f"BankMuon: state {state!r}; allowed: {', '.join(STATES)}")
@@ -70,7 +72,7 @@ class BankMuon(Optimizer):
                         ns_coefficients=ns_coefficients, eps=eps, ns_steps=ns_steps, adjust_lr_fn=adjust_lr_fn, chunk=chunk)
         self.ns_dtype = ns_dtype   # not a group key: a dtype does not pass torch.load(weights_only=True)
         self.ns_impl = ns_impl     # nor this: how a step computes is the run's choice, not the optimizer's state
-        self.state_kind, self.last_step_bytes = state, dict(h2d=0, d2h=0)
+        self.state_kind, self.last_step_bytes, self.fused, self._consts = state, dict(h2d=0, d2h=0), fused, {}
         super().__init__(params, defaults)
         ps = [p for group in self.param_groups for p in group["params"]]
         for p in ps:
@@ -156,20 +158,36 @@ def _ready(self: BankMuon, fetched):
 # %% ../nbs/1_model/11_optim.ipynb #5892ec67
 @patch
 def _chunk_update(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
-    "One chunk's momentum, weight decay and update, in fp32; the chunk's fp32 master after it."
-    lr, mu, wd = group["lr"], group["momentum"], group["weight_decay"]
-    low = self.low.get(p)
-    w = join_fp32(p[sl], low[sl]) if low is not None else p[sl]     # the fp32 master (a view when fp32)
+    """One chunk: its momentum and Newton–Schulz input, Newton–Schulz, its weight decay and update. Returns
+    a tensor that is finite exactly where the chunk's new fp32 master is (the master, or a split bank's bf16 half)."""
+    upd = self._momentum(group, p, sl, fetched)
+    o = NS_IMPLS[self.ns_impl](upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
+    return self._apply(group, p, sl, o)
+
+@patch
+def _momentum(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
+    "Step a chunk's momentum in fp32 (int8: requantised and stored); the Newton–Schulz input."
+    if self._fused_on(p): return self._momentum_fused(group, p, sl, fetched)
+    mu = group["momentum"]
     g = p.grad[sl].float()
     b = self.state[p]["momentum_buffer"][sl] if fetched is None else dequantise_int8(*self._ready(fetched), g.shape)
     b.lerp_(g, 1 - mu)
-    upd = g.lerp(b, mu) if group["nesterov"] else b
-    w.mul_(1 - lr * wd)
-    o = NS_IMPLS[self.ns_impl](upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
+    if fetched is not None: self._store(p, sl, *quantise_int8(b))
+    return g.lerp(b, mu) if group["nesterov"] else b
+
+@patch
+def _apply(self: BankMuon, group, p, sl, o) -> torch.Tensor:
+    "Decoupled weight decay and the update `o` on a chunk's fp32 master (a split bank: joined, then split again)."
+    if self._fused_on(p): return self._apply_fused(group, p, sl, o)
+    lr, low = group["lr"], self.low.get(p)
+    w = join_fp32(p[sl], low[sl]) if low is not None else p[sl]     # the fp32 master (a view when fp32)
+    w.mul_(1 - lr * group["weight_decay"])
     w.add_(o, alpha=-adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]))
     if low is not None: split_fp32_(w, p[sl], low[sl], check=False)   # checked once per step, in `step`
-    if fetched is not None: self._store(p, sl, *quantise_int8(b))
     return w
+
+@patch
+def _fused_on(self: BankMuon, p) -> bool: return p.is_cuda if self.fused is None else self.fused
 
 # %% ../nbs/1_model/11_optim.ipynb #0983c180
 @patch
@@ -178,7 +196,7 @@ def step(self: BankMuon, closure=None):
     loss = None
     if closure is not None:
         with torch.enable_grad(): loss = closure()
-    self.last_step_bytes = dict(h2d=0, d2h=0)
+    self.last_step_bytes, self._consts = dict(h2d=0, d2h=0), {}
     chunks = list(self._chunks())
     for _, p, _ in chunks: self._init_state(p)
     bad = []
@@ -208,6 +226,75 @@ def load_state_dict(self: BankMuon, sd: dict):
         p = ps[i]
         place = lambda v: v.to("cpu", copy=True).pin_memory() if host and p.is_cuda else v.to("cpu" if host else p.device, copy=True)
         self.state[p] = {k: place(v) for k, v in st.items()}
+
+# %% ../nbs/1_model/11_optim.ipynb #c780654a
+def _eager_numerics() -> dict:
+    "Inductor settings that keep eager's roundings: no FMA contraction, IEEE division (named differently across torch versions)."
+    from torch._inductor import config as ic
+    opts = dict(emulate_precision_casts=True)
+    if hasattr(ic, "emulate_divison_rounding"): opts["emulate_divison_rounding"] = True   # sic: torch's spelling
+    elif hasattr(getattr(ic, "eager_numerics", None), "division_rounding"): opts["eager_numerics.division_rounding"] = True
+    return opts
+
+@functools.cache
+def _compiled(fn): return torch.compile(fn, fullgraph=True, dynamic=False, options=_eager_numerics())
+
+def _fused(fn, *args):
+    "`fn(*args)` compiled: a graph per chunk shape and dtype, so more graphs per function than dynamo's default."
+    import torch._dynamo
+    with torch._dynamo.config.patch(recompile_limit=64): return _compiled(fn)(*args)
+
+# %% ../nbs/1_model/11_optim.ipynb #a663aaec
+def _momentum_fp32(g, b, mix, mu, nesterov: bool, dtype):
+    "Fused: the fp32 momentum `b` stepped in place; the Newton–Schulz input in `dtype`."
+    g = g.float()
+    b.lerp_(g, mix)
+    return (g.lerp(b, mu) if nesterov else b).to(dtype)
+
+def _momentum_int8(g, q, scale, qmax, mix, mu, nesterov: bool, dtype):
+    "Fused: the int8 momentum `(q, scale)` dequantised, stepped and requantised in place; the Newton–Schulz input."
+    g = g.float()
+    b = dequantise_int8(q, scale, g.shape).lerp(g, mix)
+    q_new, scale_new = quantise_int8(b, q.shape[-1], qmax)
+    q.copy_(q_new); scale.copy_(scale_new)
+    return (g.lerp(b, mu) if nesterov else b).to(dtype)
+
+def _apply_fp32(w, o, decay, alpha):
+    "Fused: `w ← w·decay − alpha·o` in place."
+    w.mul_(decay).sub_(o.float() * alpha)
+
+def _apply_split(high, low, o, decay, alpha):
+    "Fused: the same on a split master, split back in place (`high`: its bf16 half viewed as int16)."
+    w = join_fp32(high, low).mul_(decay).sub_(o.float() * alpha)
+    split_fp32_(w, high, low, check=False)
+
+# %% ../nbs/1_model/11_optim.ipynb #c2987bae
+@patch
+def _const(self: BankMuon, v: float, device) -> torch.Tensor:
+    "`v` as a 0-d fp32 tensor on `device`, once a step: filled there, never copied from the host (no sync)."
+    if (v, device) not in self._consts: self._consts[v, device] = torch.full((), v, dtype=torch.float32, device=device)
+    return self._consts[v, device]
+
+@patch
+def _momentum_fused(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
+    "`_momentum` as one compiled function."
+    mu, dev = group["momentum"], p.device
+    args = (self._const(1 - mu, dev), self._const(mu, dev), group["nesterov"], self.ns_dtype)
+    if fetched is None: return _fused(_momentum_fp32, p.grad[sl], self.state[p]["momentum_buffer"][sl], *args)
+    q, s = self._ready(fetched)
+    upd = _fused(_momentum_int8, p.grad[sl], q, s, self._const(127.0, dev), *args)
+    if self.state_kind == "int8-host": self._store(p, sl, q, s)
+    return upd
+
+@patch
+def _apply_fused(self: BankMuon, group, p, sl, o) -> torch.Tensor:
+    "`_apply` as one compiled function; returns the chunk of the bank (a split bank's: its bf16 half)."
+    lr, low, dev = group["lr"], self.low.get(p), p.device
+    args = (o, self._const(1 - lr * group["weight_decay"], dev), self._const(adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]), dev))
+    w = p.detach()[sl]
+    if low is None: _fused(_apply_fp32, w, *args)
+    else: _fused(_apply_split, w.view(torch.int16), low[sl], *args)
+    return w
 
 # %% ../nbs/1_model/11_optim.ipynb #3f26a671
 ADAM_2D = ("embed.", "head.", "engram.")   # 2-D parameters that still go to AdamW (by name prefix)

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 import pytest
 import torch
-from helpers import CLI, ROOT, digest, kill_paused, losses, run
+from helpers import CLI, DEVICE, ROOT, digest, kill_paused, losses, run
 
 STEPS, CKPT = 8, 4
 
@@ -147,3 +147,20 @@ def test_sigkill_and_resume_with_accumulation_is_bit_exact(tmp_path, cache):
         assert digest(a / "engram.bin") == digest(b / "engram.bin"), f"tables + momentum differ at {d}"
     t = [json.loads((d / "ckpt" / f"step_{STEPS:06d}" / "engram.json").read_text())["t"] for d in (ref, out)]
     assert t == [STEPS, STEPS]                                   # one update per optimizer step
+
+
+CARD = [a for s in ("optim.bank_dtype=split", "optim.bank_state=int8", f"train.device={DEVICE}") for a in ("--set", s)]
+
+
+def test_sigkill_and_resume_with_the_card_levers_is_bit_exact(tmp_path, cache):
+    """The 16 GB card's bank levers (split bank, int8 momentum), killed after step 6 (checkpoint at 4) and
+    resumed: the same per-step losses, weights, low bits and int8 state as a straight run (on
+    `$DORMOUSE_TEST_DEVICE=cuda`: through the optimizer's fused kernels, compiled again by the resumed process)."""
+    ref, out = tmp_path / "straight", tmp_path / "run"
+    run(train_args(ref, cache, STEPS, *CARD))
+    kill_paused(train_args(out, cache, STEPS, *CARD), "step:6", timeout=300)
+    r = run(train_args(out, cache, STEPS, *CARD))
+    assert f"at step {CKPT}" in r.stdout
+    assert losses(out) == losses(ref) and len(losses(ref)) == STEPS
+    same_state(final_weights(out), final_weights(ref))
+    assert any(k.endswith("_low") for k in final_weights(ref)["model"])   # the split bank's low bits are in the state
