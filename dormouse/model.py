@@ -78,9 +78,9 @@ def expert_mm(xs, w, offs, grouped: bool):
     if grouped:
         dt = torch.bfloat16 if xs.is_cuda else xs.dtype   # the fused kernel is bf16
         return torch._grouped_mm(xs.to(dt), w.to(dt), offs=offs)
-    return _expert_loop(xs, w, offs)
+    # a host sync and slices of data-dependent size: eager under torch.compile (a graph break, no recompiles)
+    return (_expert_loop_eager if torch.compiler.is_compiling() else _expert_loop)(xs, w, offs)
 
-@torch.compiler.disable   # a host sync and slices of data-dependent size: eager under torch.compile (no recompiles)
 def _expert_loop(xs, w, offs):
     "`expert_mm`'s per-expert path."
     ends = offs.tolist()   # one host sync: fine for the fallback
@@ -89,6 +89,8 @@ def _expert_loop(xs, w, offs):
         if end > start: outs.append(xs[start:end] @ w[e].to(xs.dtype))
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
+
+_expert_loop_eager = torch._disable_dynamo(_expert_loop)   # torch.compiler.disable, importing the compiler only when called
 
 # %% ../nbs/1_model/10_model.ipynb #d8869860
 class BankCast(torch.autograd.Function):
