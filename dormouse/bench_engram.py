@@ -284,7 +284,7 @@ def modes_check(device="cuda", steps: int = 12, rows: int = 1 << 12) -> dict:
         data, (b, t, seed) = load_corpus(cfg.data).train, (cfg.data.batch_size, cfg.data.seq_len, cfg.train.seed)
         seed_everything(seed)
         model = build_model(cfg, device); opt = Optimizers(model, cfg.optim)
-        losses = [train_step(model, opt, batch_at(data, s, b, t, seed).to(device), s)[0] for s in range(steps)]
+        losses = [train_step(model, opt, batch_at(data, s, b, t, seed).to(device), s)[0].item() for s in range(steps)]
         return losses, model.engram
     (lh, eh), (ld, ed) = run("host"), run("device")
     (wh, mh), (wd, md) = table_state(eh), table_state(ed)

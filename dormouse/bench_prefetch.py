@@ -41,7 +41,7 @@ def run_steps(model, opt, batch_fn, steps: int, device, pipelined: bool, start: 
             sync(); t0 = time.perf_counter()
             if pipeline is not None: batch = pipeline.batch(step, step + 1 if step + 1 < start + steps else None)
             else: batch = batch_fn(step).to(device, non_blocking=True)
-            losses.append(train_step(model, opt, batch, step, clip=clip, pipeline=pipeline)[0])
+            losses.append(train_step(model, opt, batch, step, clip=clip, pipeline=pipeline)[0].item())
             sync()
             if timer is not None:
                 row = dict(step=step, ms=(time.perf_counter() - t0) * 1e3)

@@ -78,12 +78,19 @@ def expert_mm(xs, w, offs, grouped: bool):
     if grouped:
         dt = torch.bfloat16 if xs.is_cuda else xs.dtype   # the fused kernel is bf16
         return torch._grouped_mm(xs.to(dt), w.to(dt), offs=offs)
+    # a host sync and slices of data-dependent size: eager under torch.compile (a graph break, no recompiles)
+    return (_expert_loop_eager if torch.compiler.is_compiling() else _expert_loop)(xs, w, offs)
+
+def _expert_loop(xs, w, offs):
+    "`expert_mm`'s per-expert path."
     ends = offs.tolist()   # one host sync: fine for the fallback
     outs, start = [], 0
     for e, end in enumerate(ends):
         if end > start: outs.append(xs[start:end] @ w[e].to(xs.dtype))
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
+
+_expert_loop_eager = torch._disable_dynamo(_expert_loop)   # torch.compiler.disable, importing the compiler only when called
 
 # %% ../nbs/1_model/10_model.ipynb #d8869860
 class BankCast(torch.autograd.Function):
@@ -158,7 +165,7 @@ def forward(self: MoE, x, w13=None, w2=None):
     idx, gates, aux = self.route(h)
     flat = idx.flatten()
     order = torch.argsort(flat, stable=True)          # assignments grouped by expert
-    counts = torch.bincount(flat, minlength=self.n_experts)
+    counts = flat.new_zeros(self.n_experts).scatter_add_(0, flat, torch.ones_like(flat))   # bincount would sync (see above)
     offs = counts.cumsum(0).to(torch.int32)
     grouped = copies or (grouped_mm_fused_ok(h) if self.path is None else self.path == "grouped")
     # gather by a permutation, not by byte index: a permutation's backward has no repeated index, so no
@@ -203,7 +210,7 @@ def _load_from_state_dict(self: MoE, state_dict, prefix, *args):
 @torch.no_grad()
 def update_bias(self: MoE, rate: float):
     "DeepSeek-V3 aux-free step: `bias += rate * sign(mean load - load)`; then clear the load."
-    if self.load.sum() > 0: self.bias += rate * torch.sign(self.load.mean() - self.load)
+    self.bias += torch.where(self.load.sum() > 0, rate * torch.sign(self.load.mean() - self.load), 0.0)   # tested on the device: no sync
     self.load.zero_()
 
 # %% ../nbs/1_model/10_model.ipynb #59c0140a

@@ -207,12 +207,15 @@ def after_backward(self: Pipeline, step: int | None = None):
 
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #229de09d
 @patch
-def step_metrics(self: Pipeline) -> dict:
+def step_metrics(self: Pipeline, later: bool = False) -> dict:
     """Host wait at the step's start, the default stream's wait on the side stream (ms), rows patched,
-    grad bytes copied; `update_ms` of the update named by `update_step` (step - 1 when pipelined)."""
+    grad bytes copied; `update_ms` of the update named by `update_step` (step - 1 when pipelined). With `later`,
+    `stream_wait_ms` is a function to call once the step has finished (its CUDA events are read then)."""
     m = dict(self.metrics, update_ms=float(self.update_rec.get("update_ms", 0.0)), update_step=self.update_rec.get("step"))
-    if self._waits and all(e1.query() for _, e1 in self._waits):
-        m["stream_wait_ms"] = sum(e0.elapsed_time(e1) for e0, e1 in self._waits)
+    waits = self._waits                  # this step's list: the next step's `batch` starts a new one
+    read = lambda: sum(e0.elapsed_time(e1) for e0, e1 in waits)
+    if waits and later: m["stream_wait_ms"] = read
+    elif waits and all(e1.query() for _, e1 in waits): m["stream_wait_ms"] = read()
     return m
 
 @patch

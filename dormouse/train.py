@@ -27,7 +27,7 @@ from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
 __all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'config_changes',
-           'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
+           'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -83,25 +83,25 @@ def _micro_batches(batch, accum: int):
     return lambda m: batch[m * b:(m + 1) * b]
 
 def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip: float = float("inf"), offloader=None,
-               pipeline=None, loss_fn=None, diverged=None, on_phase=None) -> tuple[float, float]:
+               pipeline=None, loss_fn=None, diverged=None, on_phase=None) -> tuple[torch.Tensor, torch.Tensor]:
     """One optimizer step of `model` on `batch` (on the model's device): `[b, t+1]`, or `accum` micro-batches,
     as a tensor `[accum·b, t+1]` or a callable `m -> [b, t+1]`; its blocks' activations handled by `offloader`
     and its Engram rows served by `pipeline` (either may be None): the step's cross-entropy (the mean over
-    micro-batches) and gradient norm. `on_phase(name)`, if given, is called as each phase ends: `forward`
-    and `micro_backward` (once per micro-batch), `backward` (gradients clipped, Engram update handed over), `optimizer`."""
+    micro-batches, float64) and gradient norm, 0-dim tensors on the device (no host sync unless `diverged`).
+    `on_phase(name)`, if given, is called as each phase ends: `forward` and `micro_backward` (once per
+    micro-batch), `backward` (gradients clipped, Engram update handed over), `optimizer`."""
     mark, micro, ce_sum, loss_sum = on_phase or (lambda name: None), _micro_batches(batch, accum), 0.0, 0.0
     for m in range(accum):
         x = micro(m)
         with autocast(x.device): loss, ce = (loss_fn or model.loss)(x[:, :-1], x[:, 1:], offloader=offloader)
         mark("forward")
         ce_sum, loss_sum = ce_sum + ce.detach(), loss_sum + loss.detach()    # on the device: no sync per micro-batch
-        if m == accum - 1:
-            ce_value = ce_sum.item() / accum
-            if diverged is not None and not (math.isfinite(ce_value) and math.isfinite(loss_sum.item())): diverged("loss", ce_value)
+        if diverged is not None and m == accum - 1 and not torch.isfinite(torch.stack([ce_sum, loss_sum])).all():
+            diverged("loss", ce_sum.item() / accum)
         (loss / accum if accum > 1 else loss).backward()                     # grads add up over the micro-batches
         mark("micro_backward")
-    norm = torch.nn.utils.clip_grad_norm_(opt.params, clip).item()
-    if diverged is not None and not math.isfinite(norm): diverged("gradient norm", norm)
+    norm = torch.nn.utils.clip_grad_norm_(opt.params, clip)
+    if diverged is not None and not torch.isfinite(norm): diverged("gradient norm", norm.item())
     eng = getattr(model, "engram", None)
     if pipeline is not None: pipeline.after_backward(step)       # the host update runs on the pipeline's worker
     elif eng is not None and hasattr(eng, "after_backward"): eng.after_backward(step)
@@ -109,7 +109,7 @@ def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip
     opt.step(); opt.zero_grad()
     model.after_step()
     mark("optimizer")
-    return ce_value, norm
+    return ce_sum.double() / accum, norm
 
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
 def seed_everything(seed: int):
@@ -215,7 +215,8 @@ def open(self: _Run):
     cfg, train_cfg, model = self.cfg, self.train_cfg, self.model
     self.out.mkdir(parents=True, exist_ok=True)
     self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
-    self.loss_fn = torch.compile(model.loss) if train_cfg.compile else model.loss
+    self.compiled = compile_blocks(model, cfg.offload) if train_cfg.compile else []
+    self.queue, self.issued, self.last_row = [], 0, None      # steps run but not yet read back (see `flush`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
     self.pipeline = None
     if model.engram is not None and cfg.engram.prefetch and model.engram.mode == "host":
@@ -234,22 +235,43 @@ def open(self: _Run):
         torch=torch.__version__, **git_info(), params_total=counts["total"], params_active=counts["active"],
         flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step, optimizer_flops_per_step=self.optimizer_flops,
         flop_formula="batch*accum*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
-        batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step, config=to_dict(cfg))
+        batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step,
+        compiled=self.compiled, config=to_dict(cfg))
     return self
+
+# %% ../nbs/3_training/30_train.ipynb #cmp0code1
+def compile_blocks(model, offload) -> list[str]:
+    """Compile `model`'s blocks in place (`Module.compile`, static shapes): each prelude and coda block, and the loop
+    block's attention and MoE where `offload` (an `OffloadConfig`) runs them plainly; the names compiled."""
+    blocks = [(f"prelude.{i}", b, "none") for i, b in enumerate(model.prelude)]
+    blocks += [(f"coda.{i}", b, "none") for i, b in enumerate(model.coda)]
+    blocks += [("loop.attn", model.loop.attn, offload.loop), ("loop.moe", model.loop.moe, offload.moe)]
+    done = []
+    for name, block, mode in blocks:
+        if mode != "none":
+            print(f"note: train.compile leaves {name} eager: its offload mode is {mode!r}, and its saved tensors go "
+                  "through the offloader's hooks (compiled blocks under them are unmeasured)", flush=True)
+            continue
+        block.compile(dynamic=False); done.append(name)
+    return done
 
 # %% ../nbs/3_training/30_train.ipynb #615bd744
 class PhaseClock:
-    "Times of one step's phases from `train_step`'s `on_phase` marks: `forward_ms`, `backward_ms`, `optimizer_ms`."
-    def __init__(self, device):
+    """Times of one step's phases from `train_step`'s `on_phase` marks: `forward_ms`, `backward_ms`, `optimizer_ms`,
+    and `ms()`, the whole step from `start` (the previous step's `end`, so that steps tile the time) or its own start."""
+    def __init__(self, device, start=None):
         self.cuda = torch.device(device).type == "cuda"
-        self.marks = [("start", self._now())]
+        self.marks = [("start", self._now() if start is None else start)]
     def _now(self):
         if not self.cuda: return time.perf_counter()
         e = torch.cuda.Event(enable_timing=True); e.record(); return e
     def __call__(self, name: str): self.marks.append((name, self._now()))
+    @property
+    def end(self): return self.marks[-1][1]
     def _ms(self, a, b) -> float: return a.elapsed_time(b) if self.cuda else (b - a) * 1e3
+    def ms(self) -> float: return self._ms(self.marks[0][1], self.end)
     def times(self) -> dict:
-        "Per phase, the sum of the spans that end with its marks (after the step synchronised)."
+        "Per phase, the sum of the spans that end with its marks (read once the step has finished: on CUDA, after a sync)."
         out = dict(forward_ms=0.0, backward_ms=0.0, optimizer_ms=0.0)
         key = dict(forward="forward_ms", micro_backward="backward_ms", backward="backward_ms", optimizer="optimizer_ms")
         for (_, a), (name, b) in zip(self.marks, self.marks[1:]): out[key[name]] += self._ms(a, b)
@@ -257,42 +279,64 @@ class PhaseClock:
 
 # %% ../nbs/3_training/30_train.ipynb #1f92cdf0
 @patch
-def diverged(self: _Run, what: str, value: float, step: int):
-    "Called by `train_step` during `step`, before the bad value touched any state."
-    last = latest_checkpoint(self.ckroot) if self.ckroot.exists() else "none (no checkpoint was written)"
-    raise TrainingDiverged(f"{what} is {value} at step {step}: stopping. Nothing from this step was applied; "
-                           f"the last good checkpoint is {last}")
-
-@patch
-def step(self: _Run, s: int) -> dict:
-    "Train (0-based) step `s`; its log row (`step` counts the steps done)."
-    t0 = time.perf_counter()
+def step(self: _Run, s: int):
+    "Queue (0-based) step `s` on the device without waiting for it; `flush` reads it back and logs it."
     factor = lr_factor(s, self.steps, self.cfg.optim); self.opt.set_lr(factor)
     first, end = s * self.accum, self.steps * self.accum           # the step's micro-batches: first + m
     if self.pipeline is not None: micro = lambda m: self.pipeline.batch(first + m, first + m + 1 if first + m + 1 < end else None)
-    else: micro = lambda m: self.batch(first + m).to(self.device, non_blocking=True)
+    elif self.device.type == "cuda": micro = lambda m: self.batch(first + m).pin_memory().to(self.device, non_blocking=True)
+    else: micro = lambda m: self.batch(first + m).to(self.device)
     done = s + 1          # the update is labelled with the log's numbering, which `update_step` reports
-    clock = PhaseClock(self.device)
+    clock = PhaseClock(self.device, start=self.queue[-1]["clock"].end if self.queue else None)
     loss, grad_norm = train_step(self.model, self.opt, micro, done, accum=self.accum, clip=self.clip, offloader=self.offloader,
-                                 pipeline=self.pipeline, loss_fn=self.loss_fn, on_phase=clock,
-                                 diverged=lambda what, value: self.diverged(what, value, done))
-    if self.device.type == "cuda": torch.cuda.synchronize(self.device)
-    ms = (time.perf_counter() - t0) * 1e3
-    self.times.append(ms); self.last_loss = loss
-    if len(self.times) == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
-    row = dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, ms=ms, tokens=done * self.tokens_per_step,
-               grad_norm=grad_norm, **clock.times())
-    if self.model.engram is not None: row.update(self.model.engram.step_metrics())
-    if self.pipeline is not None: row.update(self.pipeline.step_metrics())
-    row.update(self.offloader.step_metrics())
-    self.log.write(row)
-    return row
+                                 pipeline=self.pipeline, on_phase=clock)
+    self.issued += 1
+    if self.issued == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
+    extra = self.model.engram.step_metrics() if self.model.engram is not None else {}
+    if self.pipeline is not None: extra.update(self.pipeline.step_metrics(later=True))
+    extra.update(self.offloader.step_metrics())
+    self.queue.append(dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, grad_norm=grad_norm, clock=clock,
+                           extra=extra))
+
+# %% ../nbs/3_training/30_train.ipynb #fl0code01
+@patch
+def flush(self: _Run) -> list[dict]:
+    """Read the queued steps back (one host sync for all of them), write their log rows, then stop the run if any
+    had a non-finite loss or gradient norm; the rows."""
+    queue, self.queue = self.queue, []
+    if not queue: return []
+    if self.device.type == "cuda": torch.cuda.synchronize(self.device)     # the values and the clocks' events are ready
+    values = torch.stack([v for q in queue for v in (q["loss"], q["grad_norm"].to(q["loss"].dtype))]).tolist()
+    rows = []
+    for i, q in enumerate(queue):
+        row = dict(step=q["step"], loss=values[2 * i], lr=q["lr"], lr_factor=q["lr_factor"], ms=q["clock"].ms(),
+                   tokens=q["step"] * self.tokens_per_step, grad_norm=values[2 * i + 1], **q["clock"].times())
+        row.update({k: v() if callable(v) else v for k, v in q["extra"].items()})   # figures readable only now
+        self.log.write(row); self.times.append(row["ms"]); rows.append(row)
+    self.last_row, self.last_loss = rows[-1], rows[-1]["loss"]
+    for r in rows:
+        for key, what in (("loss", "loss"), ("grad_norm", "gradient norm")):
+            if not math.isfinite(r[key]): self.diverged(what, r[key], r["step"], (rows[0]["step"], rows[-1]["step"]))
+    return rows
+
+@patch
+def diverged(self: _Run, what: str, value: float, step: int, window: tuple):
+    "Stop the run: `what` was `value` at `step`, found when the steps `window` (first, last) were read back."
+    first, last = window
+    ckpt = latest_checkpoint(self.ckroot) if self.ckroot.exists() else None
+    applied = f"step {step} was" if step == last else f"steps {step}–{last} were"
+    raise TrainingDiverged(f"{what} is {value} at step {step} (the check of steps {first}–{last}): stopping. "
+                           f"The weights in memory, to which {applied} applied, are not saved; "
+                           f"the last good checkpoint is {ckpt or 'none (no checkpoint was written)'}")
 
 # %% ../nbs/3_training/30_train.ipynb #9fed0d29
 @patch
 def eval_heldout(self: _Run, step: int):
-    "Held-out BPB now, printed and added to the eval history (which every checkpoint keeps)."
-    r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
+    """Held-out BPB now (the queued steps read back first), printed and added to the eval history (which every
+    checkpoint keeps). Compiled blocks run eagerly here: the number is the one `dormouse eval` gives the checkpoint."""
+    self.flush()
+    with torch.compiler.set_stance("force_eager") if self.compiled else contextlib.nullcontext():
+        r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
     print_eval(step, r)
     self.evals.append(dict(step=step, **r))
 
@@ -303,13 +347,15 @@ def segments_upto(self: _Run, step: int) -> list[dict]:
 
 @patch
 def checkpoint(self: _Run, step: int):
-    self.log.sync()
+    "Save the run at `step`, once the queued steps are read back and checked."
+    self.flush(); self.log.sync()
     _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
 
 @patch
 def after_step(self: _Run, done: int):
-    "The periodic evaluation and checkpoint after `done` steps (not after the last: `train` does those)."
+    "The read-back at log steps and after the last step; the periodic evaluation and checkpoint (not after the last: `train` does those)."
     every = lambda n: n and done % n == 0 and done != self.steps
+    if done % self.train_cfg.log_every == 0 or done == self.steps: self.flush()
     if every(self.train_cfg.eval_every): self.eval_heldout(done)
     if self.save and every(self.train_cfg.ckpt_every): self.checkpoint(done)
 
@@ -356,10 +402,11 @@ def _loop(run: _Run) -> dict:
         bar = tqdm(range(run.start, steps), initial=run.start, total=steps, disable=not train_cfg.progress, file=sys.stderr,
                    desc=run.cfg.preset, dynamic_ncols=True, mininterval=1.0)
         for s in bar:
-            row = run.step(s)
-            if train_cfg.progress and (row["step"] % train_cfg.log_every == 0 or row["step"] == steps):
+            run.step(s)
+            run.after_step(s + 1)                 # at log steps: the steps since the last read, read back and checked
+            row = run.last_row
+            if train_cfg.progress and row is not None and row["step"] == s + 1:
                 bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr_factor']:.3f}", ms=f"{row['ms']:.0f}", refresh=False)
-            run.after_step(row["step"])
         bar.close()
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
         if run.save and run.start < steps: run.checkpoint(steps)

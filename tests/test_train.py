@@ -16,9 +16,10 @@ def cache(tmp_path_factory):
 
 
 def train_args(out, cache, steps=STEPS, *extra):
+    # rows are read back and written at log steps (every 3: rows 5-6 are in the log when step 6 pauses) and checkpoints
     return [*CLI, "train", "--preset", "tiny", "--out", str(out),
             "--set", f"train.steps={steps}", "--set", f"train.ckpt_every={CKPT}", "--set", "train.eval_bytes=4096",
-            "--set", "train.progress=false", "--set", f"data.cache_dir={cache}", *extra]
+            "--set", "train.log_every=3", "--set", "train.progress=false", "--set", f"data.cache_dir={cache}", *extra]
 
 
 def final_weights(out):
@@ -86,6 +87,7 @@ def test_sigkill_and_resume_is_bit_exact(straight, tmp_path, cache, pause):
     ref, _ = straight
     out = tmp_path / "run"
     kill_paused(train_args(out, cache), pause, timeout=300)
+    if pause == "step:6": assert [s for s, _ in losses(out)] == [str(i) for i in range(1, 7)]   # rows past the checkpoint
     from dormouse.checkpoint import latest_checkpoint
     assert latest_checkpoint(out / "ckpt").name == f"step_{CKPT:06d}"   # the kill left the last complete one
     r = run(train_args(out, cache))
