@@ -3,6 +3,8 @@
 Modules:
 
 - `dormouse.bench_card`: `dormouse-1b` under a 15 GiB allocator cap: peak memory, step time, the largest micro-batch and the bytes over the bus, for each memory lever side by side with today's fp32 path.
+- `dormouse.bench_memory`: One traced training step of `dormouse-1b` at micro-batch 1 and 8: the moment of peak allocated memory and what is live then, by category, from the CUDA allocator's own history.
+- `dormouse.bench_ns`: Milliseconds per Newton–Schulz of `dormouse-1b`'s whole expert banks, chunked as `BankMuon` chunks them: the torch iteration and the symmetric Triton kernels side by side, and how far apart their answers lie.
 - `dormouse.bench_offload`: `dormouse bench offload --out DIR`: ms/step, peak memory and bytes moved for every activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on; and what the committed run on one H200 says.
 - `dormouse.bench_prefetch`: Host-RAM Engram rows at device speed? Milliseconds per training step with the Engram off, in device mode, in host mode synchronous and pipelined, at table sizes up to 32M rows per order; and the pipeline's exactness on the GPU.
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
@@ -11,6 +13,7 @@ Modules:
 - `dormouse.evaluate`: A model's bits per byte on held-out bytes, a checkpoint loaded back into a model, and `dormouse eval`: one trained model scored on any byte file.
 - `dormouse.lock`: One process per run directory: a second one is refused at once, naming the holder; a lock left by a killed process is taken over safely.
 - `dormouse.model`: A byte-level language model: byte embedding (+ Engram rows) → dense prelude → one weight-shared loop block (attention + mixture of experts) applied `n_loops` times → dense coda → LM head.
+- `dormouse.newton_schulz`: The bank's Newton–Schulz with Triton kernels that compute X·Xᵀ and b·A + c·A·A on the tiles on and above the diagonal only, mirrored, batched over a chunk of experts (`optim.ns_impl: triton`).
 - `dormouse.offload`: Park a block's saved activations in host RAM during the forward and bring them back for the backward: bit-identical gradients, a counter that proves it ran, and two transfer paths.
 - `dormouse.optim`: Muon for 2-D hidden matrices, a batched Muon for 3-D expert banks, AdamW for the rest; the learning-rate schedule.
 - `dormouse.prefetch`: The next batch's Engram rows gathered, pinned and copied to the GPU while the current step computes; the host update off the critical path; exact despite rows shared by consecutive steps.

@@ -19,9 +19,10 @@ from .lock import RunBusy, run_lock
 
 # %% auto #0
 __all__ = ['RULES', 'SPEC_FIELDS', 'TEMPLATES', 'ENGINES', 'ExperimentBusy', 'SCALARS', 'SUMMARY', 'REFERENCE', 'SpecError',
-           'Gate', 'Spec', 'arm_overrides', 'load_spec', 'bpb_history', 'run_arm', 'Run', 'plan', 'have_papermill',
-           'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'load_runs', 'decide', 'summary_table',
-           'render_report', 'add_ab_args', 'cli_ab', 'run_demo']
+           'Gate', 'Spec', 'arm_overrides', 'load_spec', 'bpb_history', 'ood_file', 'score_ood', 'run_arm', 'Run',
+           'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'load_runs',
+           'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time', 'loss_vs_control', 'render_report',
+           'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/40_ab.ipynb #3a7fbf4c
 RULES = {
@@ -51,6 +52,8 @@ SPEC_FIELDS = {  # field: what it means (every other field is an error)
     "gates": "list of {arm, check: 'KEY OP NUMBER', why}: proof that an arm ran its mechanism",
     "keep_ckpt": "keep the checkpoints of finished runs (default false: they are only for resuming)",
     "parallel": "runs at once when --parallel is not given (default 1)",
+    "ood": "{file, package, bytes}: an out-of-domain text file (from the named Debian package) that each final "
+           "checkpoint is scored on, as ood_bpb (bytes: how many to predict; default all whole windows)",
 }
 
 class SpecError(ValueError):
@@ -88,6 +91,7 @@ class Spec:
     gates: list = field(default_factory=list)
     keep_ckpt: bool = False
     parallel: int = 1
+    ood: dict | None = None   # {file, package, bytes}: the out-of-domain text every final checkpoint is scored on
     question: str = ""
     prediction: str = ""
     source: str = ""
@@ -138,6 +142,16 @@ def _check_scalars(d: dict, bad):
     if d.get("goal", "lower") not in ("lower", "higher"): bad(f"'goal' must be 'lower' or 'higher', got {d['goal']!r}")
     if not isinstance(d.get("keep_ckpt", False), bool): bad(f"'keep_ckpt' must be true or false, got {d['keep_ckpt']!r}")
 
+def _check_ood(d: dict, bad) -> dict | None:
+    "The out-of-domain file's entry: an absolute `file`, the Debian `package` that installs it, optional `bytes`."
+    o = d.get("ood")
+    if o is None: return None
+    if not isinstance(o, dict) or set(o) - {"file", "package", "bytes"} or not {"file", "package"} <= set(o):
+        bad(f"'ood' must be a mapping with 'file', 'package' and optionally 'bytes', got {o!r}")
+    if not (isinstance(o["file"], str) and os.path.isabs(o["file"])): bad(f"'ood.file' must be an absolute path, got {o['file']!r}")
+    if "bytes" in o and not (_is_int(o["bytes"]) and o["bytes"] >= 1): bad(f"'ood.bytes' must be a positive integer, got {o['bytes']!r}")
+    return dict(o)
+
 # %% ../nbs/4_experiments/40_ab.ipynb #1090b8e2
 def _parse_gates(d: dict, arms: dict, bad) -> list[Gate]:
     "The spec's gates, each `check` parsed into key, operator and number."
@@ -175,12 +189,13 @@ def load_spec(path, name: str | None = None) -> Spec:
     arms = _check_arms(d, bad)
     _check_scalars(d, bad)
     gates = _parse_gates(d, arms, bad)
+    ood = _check_ood(d, bad)
     seeds = d["seeds"]
     spec = Spec(name=str(d.get("name") or name or path.stem), path=path, preset=base.get("preset", "tiny"),
                 overrides=overrides, control=d["control"], arms=arms, seeds=seeds, rule=d["rule"],
                 metric=str(d.get("metric", "heldout_bpb")), goal=d.get("goal", "lower"), steps=d.get("steps"),
                 eval_bytes=d.get("eval_bytes"), eval_every=d.get("eval_every"), gates=gates,
-                keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1),
+                keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1), ood=ood,
                 question=str(d.get("question", "")), prediction=str(d.get("prediction", "")),
                 source=str(d.get("source", "")), text=text)
     if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", spec.name): bad(f"'name' {spec.name!r} must be a folder name")
@@ -201,13 +216,36 @@ def bpb_history(m: dict) -> list[dict]:
     "The held-out BPB points `[{step, bpb}]` of a metrics dict (step 0 = before training)."
     return [dict(step=int(e["step"]), bpb=float(e["bpb"])) for e in (m.get("evals") or [])]
 
+def ood_file(ood: dict) -> Path:
+    "The out-of-domain file, checked before any training: a missing one names the package that installs it."
+    p = Path(ood["file"])
+    if not p.is_file():
+        raise ConfigError(f"out-of-domain file {p} is missing: install the Debian package {ood['package']!r} "
+                          f"(apt-get install {ood['package']}) or change the spec's 'ood'")
+    return p
+
+def score_ood(out_dir, ood: dict) -> dict:
+    "BPB of the run's final checkpoint on the out-of-domain file: `ood_bpb` and what was scored."
+    import gc, numpy as np, torch
+    from dormouse.evaluate import evaluate, load_model
+    p = ood_file(ood)
+    model, cfg, step, _ = load_model(out_dir)
+    tokens, T = np.memmap(p, dtype=np.uint8, mode="r"), cfg.data.seq_len
+    n = min(int(ood.get("bytes") or len(tokens)), (len(tokens) - 1) // T * T)
+    r = evaluate(model, tokens, n, T, cfg.data.batch_size)
+    del model; gc.collect()
+    if torch.cuda.is_available(): torch.cuda.empty_cache()
+    return dict(ood_bpb=r["bpb"], ood=dict(ood, bytes=r["bytes"], of_bytes=len(tokens), step=step))
+
 def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, preset: str = "tiny",
-            overrides: dict | None = None, root: str = ".", out_dir: str = ".") -> dict:
-    "Train one arm × seed into `out_dir`; returns (and writes) its metrics."
+            overrides: dict | None = None, root: str = ".", out_dir: str = ".", ood: dict | None = None) -> dict:
+    "Train one arm × seed into `out_dir` (and score `ood`'s file with the final checkpoint); returns (and writes) its metrics."
     from dormouse.train import train
+    if ood: ood_file(ood)
     cfg = _rebase(make_config(preset, overrides=_deep_merge(overrides or {}, {"train": {"seed": int(seed)}})), root)
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
     m = train(cfg, out_dir, resume=True)
+    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
     write_json(Path(out_dir)/"metrics.json", m)
     return m
@@ -268,6 +306,7 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False) -> list[Run]:
             d = exp_dir/arm/f"seed{s}"
             params = dict(experiment=spec.name, arm=arm, seed=s, preset=spec.preset,
                           overrides=arm_overrides(spec, arm, s), root=os.path.relpath(Path.cwd().resolve(), d.resolve()), out_dir=".")
+            if spec.ood: params["ood"] = spec.ood
             runs.append(Run(arm, s, d, params))
     for r in runs:
         old = r.record.get("params")
@@ -497,7 +536,7 @@ def decide(spec: Spec, runs, logs=None) -> dict:
     return out
 
 # %% ../nbs/4_experiments/40_ab.ipynb #9cd0d27a
-SUMMARY = ("heldout_bpb_start", "heldout_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib", "bytes_per_s", "wall_s")
+SUMMARY = ("heldout_bpb_start", "heldout_bpb", "ood_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib", "bytes_per_s", "wall_s")
 
 def summary_table(runs, cols=SUMMARY):
     "Per arm: `mean ± half-range` of each metric over its finished seeds, and how many finished."
@@ -511,6 +550,38 @@ def summary_table(runs, cols=SUMMARY):
             row[c] = f"{v.mean():.4g} ± {(v.max() - v.min())/2:.2g}" if len(v) else "—"
         out[a] = row
     return pd.DataFrame(out).T
+
+# %% ../nbs/4_experiments/40_ab.ipynb #b1c2d3e1
+def bpb_by_time(logs, evals):
+    "Each eval point `(arm, seed, step, bpb)` with `train_s`: the run's summed step times up to that step."
+    import pandas as pd
+    if not len(logs) or not len(evals): return pd.DataFrame(columns=["arm", "seed", "step", "bpb", "train_s"])
+    clock = logs[["arm", "seed", "step"]].assign(train_s=logs.groupby(["arm", "seed"])["ms"].cumsum() / 1e3)
+    start = evals[evals.step == 0].assign(train_s=0.0)
+    return pd.concat([start, evals[evals.step > 0].merge(clock, on=["arm", "seed", "step"], how="inner")], ignore_index=True)
+
+def bpb_at_matched_time(timed) -> "pd.DataFrame":
+    "Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time."
+    import numpy as np, pandas as pd
+    ends = timed.groupby(["arm", "seed"]).train_s.max().groupby("arm", sort=False).mean()
+    t = float(ends.min())
+    at = {a: np.mean([np.interp(t, g.train_s, g.bpb) for _, g in ga.sort_values("train_s").groupby("seed")])
+          for a, ga in timed.groupby("arm", sort=False)}
+    return pd.DataFrame(dict(train_s_end=ends, bpb_at_matched_time=pd.Series(at), matched_s=t))
+
+# %% ../nbs/4_experiments/40_ab.ipynb #b1c2d3e4
+def loss_vs_control(logs, control: str) -> "pd.DataFrame":
+    "Per arm and seed: steps compared with the control's same seed and the largest |loss difference| (0.0: identical)."
+    import pandas as pd
+    rows = []
+    if not len(logs): return pd.DataFrame(rows)
+    ctrl = logs[logs.arm == control].set_index(["seed", "step"]).loss
+    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
+        c = ctrl.reindex(list(zip([s] * len(g), g.step)))
+        both = c.notna().to_numpy()
+        d = (g.loss.to_numpy()[both] - c.to_numpy()[both])
+        rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None))
+    return pd.DataFrame(rows)
 
 # %% ../nbs/4_experiments/40_ab.ipynb #e05609b5
 def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | None = None) -> Path | None:

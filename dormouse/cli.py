@@ -8,7 +8,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 from __future__ import annotations
 import argparse, contextlib, csv, json, os, sys
 from pathlib import Path
-from . import ab, bench_card, bench_engram, bench_offload, bench_prefetch, bench_train, check, evaluate, train
+from . import ab, bench_card, bench_engram, bench_memory, bench_ns, bench_offload, bench_prefetch, bench_train, check, evaluate, train
 from .checkpoint import CheckpointError
 from .config import ConfigError, make_config, parse_count, to_dict
 from .data import build_corpus, CorpusError
@@ -119,6 +119,8 @@ BENCHES = {   # dormouse bench NAME: (add-args function, run function, help)
     "prefetch": (bench_prefetch.add_prefetch_bench_args, bench_prefetch.cli_bench_prefetch, "Engram off / device / host sync / host pipelined, interleaved"),
     "train": (bench_train.add_train_bench_args, bench_train.cli_bench_train, "each preset briefly: ms/step, bytes/s, MFU, peak memory"),
     "card": (bench_card.add_card_bench_args, bench_card.cli_bench_card, "the memory levers under the 16 GB card's 15 GiB cap"),
+    "memory": (bench_memory.add_memory_bench_args, bench_memory.cli_bench_memory, "one traced training step per micro-batch: what the peak memory is made of"),
+    "ns": (bench_ns.add_ns_bench_args, bench_ns.cli_bench_ns, "the banks' Newton–Schulz: torch vs the symmetric Triton kernels, ms and errors"),
 }
 
 def _add(sub, name, add, run, hlp):

@@ -89,6 +89,7 @@ class OptimConfig:
     min_lr_frac: float = 0.1
     bank_dtype: str = "fp32"    # expert banks: "fp32", or "split" (bf16 weights + their 16 low bits: the fp32 master exactly)
     bank_state: str = "fp32"    # bank momentum: "fp32", "int8" (blockwise, on the device) or "int8-host" (int8 in host RAM)
+    ns_impl: str = "torch"      # the banks' Newton–Schulz: "torch" (batched matmuls) or "triton" (symmetric kernels; CUDA only)
 
 # %% ../nbs/0_foundations/00_config.ipynb #503a80d3
 @dataclass
@@ -128,6 +129,7 @@ CHOICES = {
     "optim.schedule": ("cosine", "wsd"),
     "optim.bank_dtype": ("fp32", "split"),
     "optim.bank_state": ("fp32", "int8", "int8-host"),
+    "optim.ns_impl": ("torch", "triton"),
     "train.device": ("auto", "cpu", "cuda"),
 }
 POSITIVE = ("data.seq_len", "data.batch_size", "model.d_model", "model.n_heads", "model.n_loops",

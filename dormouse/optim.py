@@ -13,10 +13,12 @@ from fastcore.basics import patch
 from torch.optim import Optimizer
 from .bits import BLOCK, split_fp32_, join_fp32, quantise_int8, dequantise_int8
 from .config import OptimConfig
+from .newton_schulz import require_triton, zeropower_symmetric
 
 # %% auto #0
-__all__ = ['NS_COEFFICIENTS', 'STATES', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon', 'split_params',
-           'newton_schulz_flops', 'optimizer_flops', 'lr_factor', 'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
+__all__ = ['NS_COEFFICIENTS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon',
+           'split_params', 'newton_schulz_flops', 'optimizer_flops', 'lr_factor', 'Optimizers', 'bank_state_bytes',
+           'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #637b5bc2
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -49,26 +51,31 @@ def bank_chunk(shape, budget_bytes: int = 256 << 20) -> int:
 
 # %% ../nbs/1_model/11_optim.ipynb #aa916cbc
 STATES = ("fp32", "int8", "int8-host")   # the bank momentum's storage (`optim.bank_state`)
+NS_IMPLS = {"torch": zeropower_batched, "triton": zeropower_symmetric}   # the bank's Newton–Schulz (`optim.ns_impl`)
 
 class BankMuon(Optimizer):
     """Muon for 3-D expert banks `[E, A, B]`: torch.optim.Muon applied to every `[A, B]` matrix, batched.
     `lows`: for split banks (bf16 parameters), their int16 low bits, in the order of `params`.
-    `state`: the momentum in fp32, in blockwise int8 on the bank's device, or in int8 in host RAM."""
+    `state`: the momentum in fp32, in blockwise int8 on the bank's device, or in int8 in host RAM.
+    `ns_impl`: the Newton–Schulz, `"torch"` (`zeropower_batched`) or `"triton"` (`zeropower_symmetric`, CUDA)."""
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
                  nesterov: bool = True, ns_coefficients=NS_COEFFICIENTS, eps: float = 1e-7,
                  ns_steps: int = 5, adjust_lr_fn: str | None = None, chunk: int | None = None,
-                 ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None):
+                 ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None, ns_impl: str = "torch"):
         if adjust_lr_fn not in (None, "original", "match_rms_adamw"):
             raise ValueError(f"BankMuon: adjust_lr_fn {adjust_lr_fn!r} is not supported")
         if state not in STATES: raise ValueError(f"BankMuon: state {state!r}; allowed: {', '.join(STATES)}")
+        if ns_impl not in NS_IMPLS: raise ValueError(f"BankMuon: ns_impl {ns_impl!r}; allowed: {', '.join(NS_IMPLS)}")
         defaults = dict(lr=lr, weight_decay=weight_decay, momentum=momentum, nesterov=nesterov,
                         ns_coefficients=ns_coefficients, eps=eps, ns_steps=ns_steps, adjust_lr_fn=adjust_lr_fn, chunk=chunk)
         self.ns_dtype = ns_dtype   # not a group key: a dtype does not pass torch.load(weights_only=True)
+        self.ns_impl = ns_impl     # nor this: how a step computes is the run's choice, not the optimizer's state
         self.state_kind, self.last_step_bytes = state, dict(h2d=0, d2h=0)
         super().__init__(params, defaults)
         ps = [p for group in self.param_groups for p in group["params"]]
         for p in ps:
             if p.ndim != 3: raise ValueError(f"BankMuon takes 3-D expert banks [E, in, out]; got a parameter of shape {tuple(p.shape)}")
+            if ns_impl == "triton": require_triton(p.device)
         self.low = dict(zip(ps, lows)) if lows is not None else {}   # parameter -> its low bits (not state: model buffers)
         for p in ps:
             want = torch.bfloat16 if p in self.low else torch.float32
@@ -158,7 +165,7 @@ def _chunk_update(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
     b.lerp_(g, 1 - mu)
     upd = g.lerp(b, mu) if group["nesterov"] else b
     w.mul_(1 - lr * wd)
-    o = zeropower_batched(upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
+    o = NS_IMPLS[self.ns_impl](upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
     w.add_(o, alpha=-adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]))
     if low is not None: split_fp32_(w, p[sl], low[sl], check=False)   # checked once per step, in `step`
     if fetched is not None: self._store(p, sl, *quantise_int8(b))
@@ -261,7 +268,7 @@ class Optimizers:
                                  f"{groups['bank'][0][1].dtype}: build the model from the same config")
             self.opts["bank"] = BankMuon([p for _, p in groups["bank"]], lr=o.muon_lr, momentum=o.muon_momentum,
                                          nesterov=True, weight_decay=o.weight_decay,
-                                         ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state,
+                                         ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state, ns_impl=o.ns_impl,
                                          lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None)
         if groups["adam"]:
             self.opts["adam"] = torch.optim.AdamW([p for _, p in groups["adam"]], lr=o.adam_lr,
