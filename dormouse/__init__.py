@@ -2,6 +2,7 @@
 
 Modules:
 
+- `dormouse.ab`: `dormouse ab SPEC`: every arm × seed of an experiment spec through papermill, the executed notebooks as the record, and the report with the spec's decision at the end.
 - `dormouse.bench_card`: `dormouse-1b` under a 15 GiB allocator cap: peak memory, step time, the largest micro-batch and the bytes over the bus, for each memory lever side by side with today's fp32 path.
 - `dormouse.bench_memory`: One traced training step of `dormouse-1b` at micro-batch 1 and 8: the moment of peak allocated memory and what is live then, by category, from the CUDA allocator's own history.
 - `dormouse.bench_ns`: Milliseconds per Newton–Schulz of `dormouse-1b`'s whole expert banks, chunked as `BankMuon` chunks them: the torch iteration and the symmetric Triton kernels side by side, and how far apart their answers lie.
@@ -11,6 +12,7 @@ Modules:
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
 - `dormouse.check`: The model's two expert paths and `BankMuon` against `torch.optim.Muon`, on the CPU here and on the GPU with `dormouse check --out DIR`.
 - `dormouse.checkpoint`: A directory per checkpoint, written to a temporary name, fsynced and renamed; a manifest of sha256 sums; a `latest` pointer replaced atomically; loading that never runs code.
+- `dormouse.decision`: An experiment's runs read back into tables, and the spec's rule applied to them with every gate checked: keep, kill or no verdict, and why; and the report's views of the same record.
 - `dormouse.evaluate`: A model's bits per byte on held-out bytes, a checkpoint loaded back into a model, and `dormouse eval`: one trained model scored on any byte file.
 - `dormouse.lock`: One process per run directory: a second one is refused at once, naming the holder; a lock left by a killed process is taken over safely.
 - `dormouse.model`: A byte-level language model: byte embedding (+ Engram rows) → dense prelude → one weight-shared loop block (attention + mixture of experts) applied `n_loops` times → dense coda → LM head.
@@ -18,6 +20,7 @@ Modules:
 - `dormouse.offload`: Park a block's saved activations in host RAM during the forward and bring them back for the backward: bit-identical gradients, a counter that proves it ran, and two transfer paths.
 - `dormouse.optim`: Muon for 2-D hidden matrices, a batched Muon for 3-D expert banks, AdamW for the rest; the learning-rate schedule.
 - `dormouse.prefetch`: The next batch's Engram rows gathered, pinned and copied to the GPU while the current step computes; the host update off the critical path; exact despite rows shared by consecutive steps.
+- `dormouse.spec`: An A/B design written down before the runs: arms, seeds, the metric, the rule and the gates, in a YAML file that is checked field by field before anything runs.
 - `dormouse.train`: The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
 
 __version__ = "0.1.0"

@@ -18,6 +18,7 @@ from .memory import mem_table, format_mem_table, ram_budget, RamGuardError
 from .ngram import ngram_survey, format_ngram_survey
 from .offload import OffloadError
 from .records import write_manifest
+from .spec import SpecError
 from .tooling import site
 
 # %% auto #0
@@ -145,7 +146,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 # what bad input raises: the message names the key or file and the fix, so the user sees one line
 USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged,
-               ab.SpecError)
+               SpecError)
 
 def main(argv=None):
     "Run one subcommand; a user error is one line on stderr and exit status 1 (the traceback with --debug)."
