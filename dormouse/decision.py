@@ -9,11 +9,13 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .spec import RULES, Gate, Spec, load_spec
+from .config import make_config
+from .memory import round_rows
+from .spec import RULES, Gate, Spec, arm_overrides, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time',
-           'loss_vs_control']
+           'loss_vs_control', 'capacity_curve', 'leaves_band', 'record_gaps']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -171,3 +173,38 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
         d = (g.loss.to_numpy()[both] - c.to_numpy()[both])
         rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None))
     return pd.DataFrame(rows)
+
+# %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
+def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataFrame":
+    "Per arm with an Engram of `order`: rows per order, load = `distinct` ÷ rows, whether it is the control, its metric's mean, lo, hi, n; by load."
+    import pandas as pd
+    out = []
+    for a in spec.arms:
+        e = make_config(spec.preset, overrides=arm_overrides(spec, a, spec.seeds[0])).engram
+        if not e.enabled or order not in e.orders: continue
+        rows = round_rows(int(e.rows))
+        ok = runs[(runs.arm == a) & (runs.status == "ok")] if runs is not None and len(runs) else pd.DataFrame()
+        v = pd.to_numeric(ok[spec.metric], errors="coerce").dropna() if spec.metric in ok else pd.Series(dtype=float)
+        out.append(dict(arm=a, rows=rows, load=distinct / rows, control=a == spec.control, mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)))
+    return pd.DataFrame(out).sort_values("load").reset_index(drop=True)
+
+# %% ../nbs/4_experiments/41_decision.ipynb #b7159097
+def leaves_band(curve, goal: str = "lower") -> dict | None:
+    "The control's band, the last arm inside it before the first worse one, that arm's load, and the factor 1/load; None without 2 control seeds."
+    c = curve[curve.control].iloc[0]
+    if c.n < 2: return None
+    worse = (lambda m: m > c.hi) if goal == "lower" else (lambda m: m < c.lo)
+    last, out, gap = c, None, []
+    for _, r in curve.iterrows():
+        if r.n == 0: gap.append(r.arm); continue          # not recorded: the walk goes on, and says so
+        if worse(r["mean"]): out = r; break
+        if r.load >= last.load: last, gap = r, []
+    return dict(band=(c.lo, c.hi), last_inside=last.arm, load=last.load, first_out=None if out is None else out.arm,
+                first_out_load=None if out is None else out.load, unrecorded=gap, factor=1 / last.load)
+
+# %% ../nbs/4_experiments/41_decision.ipynb #be10f875
+def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
+    "What keeps the record of `spec` from being complete: runs not finished (`arm/seedN (status)`), arms without a verdict."
+    gaps = [f"{r.arm}/seed{r.seed} ({r.status})" for r in runs[runs.status != "ok"].itertuples()]
+    arms = decide(spec, runs, logs)["arms"]
+    return gaps + [f"no verdict for {a}" for a, v in arms.items() if v["verdict"] == "no verdict"]

@@ -13,9 +13,10 @@ import torch.nn.functional as F
 from .data import batch_at, load_corpus
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'DEFAULT_RUNGS', 'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys', 'occupancy',
-           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split',
-           'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey']
+__all__ = ['PAD', 'HASH_SEED', 'DEFAULT_RUNGS', 'SURVEY_KEYS', 'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys',
+           'occupancy', 'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen',
+           'distinct_split', 'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey',
+           'same_windows']
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #2774e4f2
 PAD = 256                      # the symbol before a window's first byte (no byte value collides with it)
@@ -197,3 +198,14 @@ def format_ngram_survey(s: dict) -> str:
             f"{'order':>5} {'run':>6} {'split':>6}"]
     out += [f"{o['order']:>5} {_pow2(o['rows_needed_seen']):>6} {_pow2(o['rows_needed_split']):>6}" for o in s["orders"]]
     return "\n".join(out)
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #aba25212
+SURVEY_KEYS = ("data.sources", "data.cache_dir", "data.heldout_frac", "data.seq_len", "data.batch_size", "train.steps", "train.seed")
+
+def _at(d: dict, key: str):
+    for k in key.split("."): d = d[k]
+    return d
+
+def same_windows(a: dict, b: dict) -> bool:
+    "Whether configs `a` and `b` (as dicts) sample the same windows of the same corpus: one survey counts both."
+    return all(_at(a, k) == _at(b, k) for k in SURVEY_KEYS)
