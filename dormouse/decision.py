@@ -186,7 +186,8 @@ def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataF
         ok = runs[(runs.arm == a) & (runs.status == "ok")] if runs is not None and len(runs) else pd.DataFrame()
         v = pd.to_numeric(ok[spec.metric], errors="coerce").dropna() if spec.metric in ok else pd.Series(dtype=float)
         out.append(dict(arm=a, rows=rows, load=distinct / rows, control=a == spec.control, mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)))
-    return pd.DataFrame(out).sort_values("load").reset_index(drop=True)
+    cols = ["arm", "rows", "load", "control", "mean", "lo", "hi", "n"]
+    return pd.DataFrame(out, columns=cols).sort_values("load").reset_index(drop=True)
 
 # %% ../nbs/4_experiments/41_decision.ipynb #b7159097
 def leaves_band(curve, goal: str = "lower") -> dict | None:
