@@ -8,13 +8,13 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/bench_throughput.html.md
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp00code1
 from __future__ import annotations
-import csv, gc, os, shutil, tempfile, time
+import csv, gc, io, shutil, tempfile, time
 from pathlib import Path
 import torch
 from .bench_train import bench_arm
 from .config import ConfigError, make_config
 from .model import count_params
-from .records import write_json, write_manifest
+from .records import write_json, write_manifest, write_text
 from .train import read_log
 
 # %% auto #0
@@ -79,10 +79,9 @@ def _levers(cell: str, preset: str, effective: int, rows) -> list[str]:
 
 def _write(out: Path, rows: list[dict], bench: dict):
     "throughput.csv and throughput.json as they stand."
-    tmp = out / ".throughput.csv.tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, CSV_KEYS, extrasaction="ignore"); w.writeheader(); w.writerows(rows)
-    os.replace(tmp, out / "throughput.csv")
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, CSV_KEYS, extrasaction="ignore"); w.writeheader(); w.writerows(rows)
+    write_text(out / "throughput.csv", buf.getvalue())
     write_json(out / "throughput.json", dict(bench=bench, cells=rows))
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp04code2

@@ -9,13 +9,15 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .config import make_config
+from .config import ConfigError, make_config, to_dict
+from .data import DEFAULT_CORPUS
 from .memory import round_rows
-from .spec import RULES, Gate, Spec, arm_overrides, load_spec
+from .ngram import _pow2, ngram_survey, same_windows
+from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time',
-           'loss_vs_control', 'capacity_curve', 'leaves_band', 'record_gaps']
+           'loss_vs_control', 'capacity_curve', 'leaves_band', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -209,3 +211,53 @@ def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
     gaps = [f"{r.arm}/seed{r.seed} ({r.status})" for r in runs[runs.status != "ok"].itertuples()]
     arms = decide(spec, runs, logs)["arms"]
     return gaps + [f"no verdict for {a}" for a, v in arms.items() if v["verdict"] == "no verdict"]
+
+# %% ../nbs/4_experiments/41_decision.ipynb #616d811a
+def _experiment_counts(exp_dir: Path, cfg, order: int) -> tuple[int, str]:
+    "The experiment's distinct `order`-grams seen, and where they come from: the survey record beside it if it matches, else `ngram_survey`."
+    ng = exp_dir.parent / "ngrams"
+    if (ng / "ngrams.json").exists() and (ng / "manifest.json").exists():
+        rec = json.loads((ng / "ngrams.json").read_text())
+        if same_windows(to_dict(cfg), json.loads((ng / "manifest.json").read_text())["config"]):
+            d = next((o["seen"] for o in rec["orders"] if o["order"] == order), None)
+            if d is not None: return d, f"{ng}/, a recorded survey of the same windows as its seed {cfg.train.seed}"
+    s = ngram_survey(cfg, rows=[])
+    return next(o["seen"] for o in s["orders"] if o["order"] == order), f"recomputed by ngram_survey of its base config at seed {cfg.train.seed}"
+
+def capacity_sizing(exp_dir, s: dict) -> dict:
+    "Rows per order for the run of survey `s` at the heaviest load the capacity experiment in `exp_dir` measured inside its control's band."
+    exp_dir = Path(exp_dir)
+    if not (exp_dir / "spec.yaml").exists(): raise SpecError(f"--capacity {exp_dir}: no experiment record there (no spec.yaml)")
+    spec = load_spec(exp_dir / "spec.yaml")
+    runs, logs, _ = load_runs(exp_dir, spec)
+    gaps = record_gaps(spec, runs, logs) + ([] if (exp_dir / "decision.json").exists() else ["no decision.json"])
+    if gaps: raise SpecError(f"--capacity {exp_dir}: incomplete record, no sizing: {'; '.join(gaps)}")
+    cfg = make_config(spec.preset, overrides=arm_overrides(spec, spec.control, spec.seeds[0]))
+    order = max(cfg.engram.orders)                       # the most distinct n-grams: the first order to crowd
+    mine = next((o["seen"] for o in s["orders"] if o["order"] == order), None)
+    if mine is None: raise ConfigError(f"--capacity: the experiment is judged on {order}-grams, this run's Engram has orders {[o['order'] for o in s['orders']]}")
+    d, source = _experiment_counts(exp_dir, cfg, order)
+    curve = capacity_curve(spec, runs, d, order)
+    lv = leaves_band(curve, spec.goal)
+    if lv is None: raise SpecError(f"--capacity {exp_dir}: the control {spec.control} has fewer than 2 recorded seeds: no band")
+    at = int(curve.set_index("arm").rows[lv["last_inside"]])
+    rows = round_rows(max(1, -(-mine * at // d)))        # ceil(mine / (d / at)), in integers
+    return dict(experiment=spec.name, order=order, control=spec.control, band=[float(x) for x in lv["band"]], last_inside=lv["last_inside"],
+                arm_rows=at, load=d / at, experiment_distinct=d, counts_from=source, first_out=lv["first_out"], distinct=mine, rows=rows,
+                preset=spec.preset, corpus=", ".join(cfg.data.sources) or DEFAULT_CORPUS, steps=cfg.train.steps,
+                batch_size=cfg.data.batch_size, seq_len=cfg.data.seq_len, seeds=list(spec.seeds))
+
+# %% ../nbs/4_experiments/41_decision.ipynb #2a678ccb
+def format_capacity(c: dict) -> str:
+    "The sizing and its caveat, as lines under the survey's table."
+    n, flat = c["order"], c["first_out"] is None
+    out = [f"capacity ({c['experiment']}, judged on {n}-grams): the heaviest load inside the control {c['control']}'s seed spread "
+           f"[{c['band'][0]:.4f}, {c['band'][1]:.4f}] is {c['last_inside']}'s {c['load']:.4g} distinct {n}-grams per row "
+           f"({c['experiment_distinct']:,} ÷ {_pow2(c['arm_rows'])} rows); " + ("the curve never left the band" if flat else
+           f"the curve left the band at {c['first_out']}"),
+           f"the experiment's {n}-gram count: {c['counts_from']}",
+           f"rows per order for this run: {c['distinct']:,} distinct {n}-grams ÷ {c['load']:.4g} -> {_pow2(c['rows'])} ({c['rows']:,})",
+           f"caveat: measured on {c['corpus']}, preset {c['preset']}, {c['steps']:,} steps x {c['batch_size']} x {c['seq_len']} bytes, "
+           f"seeds {c['seeds']}" + ("; the curve never left the band, so this is an upper bound on the rows needed (fewer may do), and a "
+                                    "curve that never bends says nothing about larger models" if flat else "")]
+    return "\n".join(out)

@@ -10,7 +10,7 @@ import datetime, json, os, platform, subprocess, sys, tempfile
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PEAK_BF16', 'repo_root', 'git_info', 'peak_bf16_flops', 'machine_info', 'run_manifest', 'write_json',
+__all__ = ['PEAK_BF16', 'repo_root', 'git_info', 'peak_bf16_flops', 'machine_info', 'run_manifest', 'write_text', 'write_json',
            'write_manifest']
 
 # %% ../nbs/0_foundations/05_records.ipynb #18a404ae
@@ -83,18 +83,21 @@ def run_manifest(command: str | None = None, device=None, **extra) -> dict:
                 date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **extra)
 
 # %% ../nbs/0_foundations/05_records.ipynb #99390d71
-def write_json(path, d: dict) -> Path:
-    "Write `d` as JSON to `path` atomically (a temporary file beside it, fsynced, then a rename): every record's writer."
+def write_text(path, text: str) -> Path:
+    "Write `text` to `path` atomically (a temporary file beside it, fsynced, then a rename): every record's writer."
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(d, f, indent=1, default=str); f.write("\n"); f.flush(); os.fsync(f.fileno())
+        with os.fdopen(fd, "w", newline="") as f: f.write(text); f.flush(); os.fsync(f.fileno())
         os.chmod(tmp, 0o644)   # mkstemp makes it private; a record is for everyone to read
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     return path
+
+def write_json(path, d: dict) -> Path:
+    "Write `d` as JSON to `path` atomically (`write_text`)."
+    return write_text(path, json.dumps(d, indent=1, default=str) + "\n")
 
 def write_manifest(out_dir, command: str | None = None, device=None, **extra) -> Path:
     "Write `run_manifest(...)` to `out_dir/manifest.json` atomically; its path."
