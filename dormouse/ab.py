@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/ab.html.md"""
 
 # %% ../nbs/4_experiments/42_ab.ipynb #ecade2bd
 from __future__ import annotations
-import contextlib, json, os, re, shutil, socket, subprocess, sys, time
+import contextlib, json, os, queue, re, shutil, socket, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -22,7 +22,7 @@ from .decision import decide, load_runs
 # %% auto #0
 __all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'score_ood', 'run_arm', 'Run', 'plan',
            'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'render_report',
-           'add_ab_args', 'cli_ab', 'run_demo']
+           'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c6f094ea
 def _rebase(cfg, root: str):
@@ -177,15 +177,17 @@ def _command(run: Run, engine: str, template: Path | None = None) -> list[str]:
     args = dict(input_path=os.path.relpath(template.resolve(), run.dir.resolve()), output_path="run.ipynb", parameters=run.params)
     return [sys.executable, "-c", _PM, json.dumps(args)]
 
-def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None) -> dict:
-    "Run one arm × seed in its folder; returns its record (also written to `run.json`)."
+def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None, gpu: str | None = None) -> dict:
+    "Run one arm × seed in its folder (on GPU `gpu` alone, if given); returns its record (also written to `run.json`)."
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
                engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
+    if gpu is not None: rec["gpu"] = gpu
     write_json(run.dir/"run.json", rec)
     (run.dir/"metrics.json").unlink(missing_ok=True)  # a stale one must not pass for this run's
     t0, cmd, env = time.time(), _command(run, engine, template), dict(os.environ)
     if threads and "OMP_NUM_THREADS" not in env: env["OMP_NUM_THREADS"] = str(threads)  # N runs share the CPU cores
+    if gpu is not None: env["CUDA_VISIBLE_DEVICES"] = gpu   # the child sees its one GPU as cuda:0
     try:
         with open(run.dir/"run.log", "w") as log:
             rc = subprocess.run(cmd, cwd=run.dir, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
@@ -218,12 +220,17 @@ def _snapshot(spec: Spec, exp_dir: Path):
 
 # %% ../nbs/4_experiments/42_ab.ipynb #df96e2dc
 def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, only=(), engine: str = "auto",
-                   report: bool = True, progress: bool = True, fresh: bool = False) -> dict:
-    "Run every unfinished (with `fresh`: every) arm × seed of `spec` under `runs_dir/spec.name`; returns `{runs, failed, decision, report}`."
+                   report: bool = True, progress: bool = True, fresh: bool = False, gpus=None) -> dict:
+    """Run every unfinished (with `fresh`: every) arm × seed of `spec` under `runs_dir/spec.name`; returns `{runs, failed, decision, report}`.
+    With `gpus` (device ids), one run per GPU at a time, each seeing only its own."""
     from tqdm.auto import tqdm
     engine = resolve_engine(engine)
     exp_dir = Path(runs_dir)/spec.name
     _select(spec, only)   # a bad --only is an error before anything is written
+    gpus = list(gpus or [])
+    if gpus and parallel not in (None, len(gpus)):
+        raise ValueError(f"--parallel {parallel} with --gpus {','.join(gpus)}: one run per GPU, so {len(gpus)} at once")
+    if len(set(gpus)) != len(gpus): raise ValueError(f"--gpus {','.join(gpus)} names a GPU twice")
     exp_dir.mkdir(parents=True, exist_ok=True)
     with _lock(exp_dir):
         runs = plan(spec, exp_dir, only, fresh)
@@ -231,12 +238,17 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
         todo = [r for r in runs if fresh or r.status != "ok"]
         for r in todo:
             if fresh and r.dir.exists(): shutil.rmtree(r.dir)   # nothing of the old run (checkpoints!) may leak in
-        n = parallel or spec.parallel
+        n = len(gpus) or parallel or spec.parallel
         bar = tqdm(total=len(runs), initial=len(runs) - len(todo), desc=f"{spec.name}", unit="run", disable=not progress)
-        failed = []
+        failed, free = [], queue.SimpleQueue()
+        threads = max(1, (os.cpu_count() or 1) // n) if n > 1 else None
+        for g in gpus: free.put(g)
+        def on_a_gpu(r):   # take a free GPU, give it back when the run ends
+            g = free.get()
+            try: return execute(r, engine, None, threads, g)
+            finally: free.put(g)
         with ThreadPoolExecutor(max(1, n)) as ex:
-            threads = max(1, (os.cpu_count() or 1) // n) if n > 1 else None
-            futs = {ex.submit(execute, r, engine, None, threads): r for r in todo}
+            futs = {ex.submit(on_a_gpu, r) if gpus else ex.submit(execute, r, engine, None, threads): r for r in todo}
             for f in as_completed(futs):
                 r, rec = futs[f], f.result()
                 if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
@@ -266,9 +278,22 @@ def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | No
     return exp_dir/"report.ipynb"
 
 # %% ../nbs/4_experiments/42_ab.ipynb #b4e1af2c
+def gpu_ids(text: str | None) -> list[str]:
+    "`--gpus`: `0,1` -> ['0', '1']; `all` -> every GPU torch sees; None -> []."
+    if not text: return []
+    if text == "all":
+        import torch
+        n = torch.cuda.device_count()
+        if not n: raise ValueError("--gpus all: torch sees no GPU here")
+        return [str(i) for i in range(n)]
+    ids = [t.strip() for t in text.split(",")]
+    if not all(i.isdigit() for i in ids): raise ValueError(f"--gpus {text!r}: give GPU numbers like 0,1 (or all)")
+    return ids
+
 def add_ab_args(p):
     p.add_argument("spec", help="experiment spec (YAML), e.g. experiments/demo.yaml")
     p.add_argument("--parallel", type=int, default=None, metavar="N", help="runs at once (default: the spec's, else 1)")
+    p.add_argument("--gpus", default=None, metavar="IDS", help="one run per GPU at a time, e.g. 0,1 or all (each run sees only its GPU)")
     p.add_argument("--only", action="append", default=[], metavar="ARM[/SEED]", help="run only this arm (or arm/seed); repeatable")
     p.add_argument("--runs-dir", default="runs", help="where experiments live (default runs/)")
     p.add_argument("--engine", default="auto", choices=ENGINES, help="papermill (notebooks) or python (plain subprocess, no papermill)")
@@ -301,7 +326,7 @@ def cli_ab(args):
             res = dict(runs=runs, report=rep, decision=json.loads((exp_dir/"decision.json").read_text()))
         else:
             res = run_experiment(spec, args.runs_dir, args.parallel, args.only, args.engine, not args.no_report,
-                                 not args.no_progress, args.fresh)
+                                 not args.no_progress, args.fresh, gpu_ids(args.gpus))
     except (SpecError, ExperimentBusy, RuntimeError, ValueError) as e: sys.exit(f"dormouse ab: {e}")
     _print_result(spec, res, exp_dir)
     return 1 if res.get("failed") else 0
