@@ -833,6 +833,7 @@ d = { 'settings': { 'branch': 'main',
                                 'dormouse.train.config_changes': ('3_training/train.html#config_changes', 'dormouse/train.py'),
                                 'dormouse.train.finished_run': ('3_training/train.html#finished_run', 'dormouse/train.py'),
                                 'dormouse.train.read_log': ('3_training/train.html#read_log', 'dormouse/train.py'),
+                                'dormouse.train.repeatable': ('3_training/train.html#repeatable', 'dormouse/train.py'),
                                 'dormouse.train.seed_everything': ('3_training/train.html#seed_everything', 'dormouse/train.py'),
                                 'dormouse.train.train': ('3_training/train.html#train', 'dormouse/train.py'),
                                 'dormouse.train.train_step': ('3_training/train.html#train_step', 'dormouse/train.py')}}}

@@ -26,8 +26,8 @@ from .lock import announce, run_lock
 from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
-__all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'config_changes',
-           'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
+__all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'repeatable',
+           'config_changes', 'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -117,7 +117,21 @@ def seed_everything(seed: int):
     import random
     torch.manual_seed(seed); np.random.seed(seed); random.seed(seed)
 
-FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every",
+@contextlib.contextmanager
+def repeatable(on: bool = True):
+    """With `on`, the block runs with torch's deterministic algorithms, then the previous setting is back.
+    Seeds alone don't make two CUDA runs equal: kernels that add with atomics (attention's backward
+    among them) sum in whatever order the threads arrive, and a last-bit difference grows."""
+    if not on: yield; return
+    from torch.utils import deterministic as det
+    before, fill = torch.are_deterministic_algorithms_enabled(), det.fill_uninitialized_memory
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")   # cuBLAS's condition for repeatable GEMMs
+    torch.use_deterministic_algorithms(True)        # an op without a deterministic kernel raises, naming itself
+    det.fill_uninitialized_memory = False           # no NaN fill of every torch.empty: nothing here reads unwritten memory
+    try: yield
+    finally: torch.use_deterministic_algorithms(before); det.fill_uninitialized_memory = fill
+
+FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
              "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
              "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
 
@@ -443,10 +457,11 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
         if resume and (done := finished_run(out, cfg, allow_change)) is not None:
             print(f"{out}: finished at step {cfg.train.steps}; nothing changed (raise train.steps to continue)", flush=True)
             return done
-        run = _Run(cfg, out, resume, corpus, save, resume_from, allow_change)   # every check, before any write
-        with contextlib.nullcontext() if existed else run_lock(out):
-            if existed: announce(out)
-            return _loop(run.open())
+        with repeatable(cfg.train.deterministic):
+            run = _Run(cfg, out, resume, corpus, save, resume_from, allow_change)   # every check, before any write
+            with contextlib.nullcontext() if existed else run_lock(out):
+                if existed: announce(out)
+                return _loop(run.open())
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
