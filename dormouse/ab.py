@@ -20,7 +20,7 @@ from .spec import Spec, SpecError, _deep_merge, arm_overrides, load_spec
 from .decision import decide, load_runs
 
 # %% auto #0
-__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'score_ood', 'run_arm', 'Run', 'plan',
+__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'Run', 'plan',
            'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'render_report',
            'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
 
@@ -40,28 +40,37 @@ def ood_file(ood: dict) -> Path:
                           f"(apt-get install {ood['package']}) or change the spec's 'ood'")
     return p
 
-def score_ood(out_dir, ood: dict) -> dict:
-    "BPB of the run's final checkpoint on the out-of-domain file: `ood_bpb` and what was scored."
-    import gc, numpy as np, torch
-    from dormouse.evaluate import evaluate, load_model
-    p = ood_file(ood)
-    model, cfg, step, _ = load_model(out_dir)
-    tokens, T = np.memmap(p, dtype=np.uint8, mode="r"), cfg.data.seq_len
+def ood_bpb(model, cfg, ood: dict, step: int) -> dict:
+    "BPB of `model` (at `step`) on the out-of-domain file: `ood_bpb` and what was scored."
+    import numpy as np
+    from dormouse.evaluate import evaluate
+    tokens, T = np.memmap(ood_file(ood), dtype=np.uint8, mode="r"), cfg.data.seq_len
     n = min(int(ood.get("bytes") or len(tokens)), (len(tokens) - 1) // T * T)
     r = evaluate(model, tokens, n, T, cfg.data.batch_size)
-    del model; gc.collect()
-    if torch.cuda.is_available(): torch.cuda.empty_cache()
     return dict(ood_bpb=r["bpb"], ood=dict(ood, bytes=r["bytes"], of_bytes=len(tokens), step=step))
 
+def score_ood(out_dir, ood: dict) -> dict:
+    "`ood_bpb` of the run's final checkpoint (for a run that finished before it was scored)."
+    import gc, torch
+    from dormouse.evaluate import load_model
+    model, cfg, step, _ = load_model(out_dir)
+    try: return ood_bpb(model, cfg, ood, step)
+    finally:
+        del model; gc.collect()
+        if torch.cuda.is_available(): torch.cuda.empty_cache()
+
 def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, preset: str = "tiny",
-            overrides: dict | None = None, root: str = ".", out_dir: str = ".", ood: dict | None = None) -> dict:
-    "Train one arm × seed into `out_dir` (and score `ood`'s file with the final checkpoint); returns (and writes) its metrics."
+            overrides: dict | None = None, root: str = ".", out_dir: str = ".", ood: dict | None = None,
+            checkpoints: bool = True) -> dict:
+    """Train one arm × seed into `out_dir` (writing checkpoints unless `checkpoints` is false) and score `ood`'s file
+    with the trained model; returns (and writes) its metrics."""
     from dormouse.train import train
     if ood: ood_file(ood)
     cfg = _rebase(make_config(preset, overrides=_deep_merge(overrides or {}, {"train": {"seed": int(seed)}})), root)
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
-    m = train(cfg, out_dir, resume=True)
-    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))
+    then = (lambda model, c: ood_bpb(model, c, ood, c.train.steps)) if ood else None
+    m = train(cfg, out_dir, resume=True, save=checkpoints, then=then)
+    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # a run finished before, unscored
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
     write_json(Path(out_dir)/"metrics.json", m)
     return m
@@ -220,9 +229,9 @@ def _snapshot(spec: Spec, exp_dir: Path):
 
 # %% ../nbs/4_experiments/42_ab.ipynb #df96e2dc
 def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, only=(), engine: str = "auto",
-                   report: bool = True, progress: bool = True, fresh: bool = False, gpus=None) -> dict:
+                   report: bool = True, progress: bool = True, fresh: bool = False, gpus=None, checkpoints: bool = True) -> dict:
     """Run every unfinished (with `fresh`: every) arm × seed of `spec` under `runs_dir/spec.name`; returns `{runs, failed, decision, report}`.
-    With `gpus` (device ids), one run per GPU at a time, each seeing only its own."""
+    With `gpus` (device ids), one run per GPU at a time, each seeing only its own; without `checkpoints`, runs write none."""
     from tqdm.auto import tqdm
     engine = resolve_engine(engine)
     exp_dir = Path(runs_dir)/spec.name
@@ -234,6 +243,7 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
     exp_dir.mkdir(parents=True, exist_ok=True)
     with _lock(exp_dir):
         runs = plan(spec, exp_dir, only, fresh)
+        for r in runs: r.params["checkpoints"] = checkpoints
         _snapshot(spec, exp_dir)
         todo = [r for r in runs if fresh or r.status != "ok"]
         for r in todo:
@@ -294,6 +304,8 @@ def add_ab_args(p):
     p.add_argument("spec", help="experiment spec (YAML), e.g. experiments/demo.yaml")
     p.add_argument("--parallel", type=int, default=None, metavar="N", help="runs at once (default: the spec's, else 1)")
     p.add_argument("--gpus", default=None, metavar="IDS", help="one run per GPU at a time, e.g. 0,1 or all (each run sees only its GPU)")
+    p.add_argument("--no-checkpoints", action="store_true",
+                   help="runs write no checkpoints (a run cut off starts again; for a machine whose disk is given back)")
     p.add_argument("--only", action="append", default=[], metavar="ARM[/SEED]", help="run only this arm (or arm/seed); repeatable")
     p.add_argument("--runs-dir", default="runs", help="where experiments live (default runs/)")
     p.add_argument("--engine", default="auto", choices=ENGINES, help="papermill (notebooks) or python (plain subprocess, no papermill)")
@@ -326,7 +338,7 @@ def cli_ab(args):
             res = dict(runs=runs, report=rep, decision=json.loads((exp_dir/"decision.json").read_text()))
         else:
             res = run_experiment(spec, args.runs_dir, args.parallel, args.only, args.engine, not args.no_report,
-                                 not args.no_progress, args.fresh, gpu_ids(args.gpus))
+                                 not args.no_progress, args.fresh, gpu_ids(args.gpus), not args.no_checkpoints)
     except (SpecError, ExperimentBusy, RuntimeError, ValueError) as e: sys.exit(f"dormouse ab: {e}")
     _print_result(spec, res, exp_dir)
     return 1 if res.get("failed") else 0

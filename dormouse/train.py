@@ -447,9 +447,11 @@ def finished_run(out_dir, cfg: Config, allow_change: bool = False) -> dict | Non
     return metrics
 
 def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True, resume_from=None,
-          allow_change: bool = False) -> dict:
+          allow_change: bool = False, then=None) -> dict:
     """Train `cfg` into `out_dir` (resuming from its latest checkpoint, or `resume_from`, when `resume`);
-    the metrics dict. One process per `out_dir`; a finished run is returned as it is."""
+    the metrics dict. One process per `out_dir`; a finished run is returned as it is.
+    `then(model, cfg) -> dict`, when given, scores the trained model in memory after a run this call trained;
+    its dict joins the metrics (and `metrics.json`)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir(): raise ConfigError(f"--out {out} is a file, not a run directory")
     existed = out.exists()
@@ -461,7 +463,9 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             run = _Run(cfg, out, resume, corpus, save, resume_from, allow_change)   # every check, before any write
             with contextlib.nullcontext() if existed else run_lock(out):
                 if existed: announce(out)
-                return _loop(run.open())
+                m = _loop(run.open())
+                if then is not None: m.update(then(run.model, cfg)); write_json(out / "metrics.json", m)
+                return m
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
