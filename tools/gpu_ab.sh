@@ -1,0 +1,13 @@
+# On a lent GPU machine, after `source tools/gpu_setup.sh`: some runs of one experiment through papermill, without
+# checkpoints (the machine's disk goes back with it), one after another, then their records (never checkpoints)
+# packed into $OUT/EXPERIMENT.tgz for `tar xzf` here and `dormouse ab experiments/EXPERIMENT.yaml --report-only`.
+#   bash tools/gpu_ab.sh EXPERIMENT BUDGET_S ARM/SEED...      e.g. bash tools/gpu_ab.sh loop_offload 560 loop_offload/0 no_offload/1
+# A run takes about 270 s for dormouse-1b at 8 x 512 (2,000 steps, evaluations and the out-of-domain score included),
+# so two fit a 10-minute call; a run the budget cuts off is lost, the ones before it are kept.
+set -u; exp=$1; budget=$2; shift 2
+only=(); for r in "$@"; do only+=(--only "$r"); done
+mkdir -p "$OUT/r"; t0=$(date +%s)
+timeout "$budget" python3 tests/dormouse_cli.py ab "experiments/$exp.yaml" "${only[@]}" --engine papermill --no-checkpoints \
+  --runs-dir "$OUT/r/runs" --no-report --no-progress > "$OUT/r/ab.log" 2>&1
+echo "ab rc=$? $(( $(date +%s) - t0 ))s"; tail -"$(( $# + 2 ))" "$OUT/r/ab.log"
+(cd "$OUT" && tar czf "$exp.tgz" --exclude=ckpt --exclude=.lock r && rm -rf r)
