@@ -90,6 +90,8 @@ class OptimConfig:
     bank_dtype: str = "fp32"    # expert banks: "fp32", or "split" (bf16 weights + their 16 low bits: the fp32 master exactly)
     bank_state: str = "fp32"    # bank momentum: "fp32", "int8" (blockwise, on the device) or "int8-host" (int8 in host RAM)
     ns_impl: str = "torch"      # the banks' Newton–Schulz: "torch" (batched matmuls) or "triton" (symmetric kernels; CUDA only)
+    ns_method: str = "quintic"  # the banks' Newton–Schulz coefficients: "quintic" (torch.optim.Muon's, every step) or "polar_express" (per step)
+    ns_steps: int = 5           # the banks' Newton–Schulz iterations (polar_express: 1 to 5, the first of its 5-step schedule)
 
 # %% ../nbs/0_foundations/00_config.ipynb #503a80d3
 @dataclass
@@ -131,6 +133,7 @@ CHOICES = {
     "optim.bank_dtype": ("fp32", "split"),
     "optim.bank_state": ("fp32", "int8", "int8-host"),
     "optim.ns_impl": ("torch", "triton"),
+    "optim.ns_method": ("quintic", "polar_express"),
     "train.device": ("auto", "cpu", "cuda"),
 }
 POSITIVE = ("data.seq_len", "data.batch_size", "model.d_model", "model.n_heads", "model.n_loops",
@@ -259,6 +262,8 @@ def validate(cfg: Config) -> Config:
         v = get_key(cfg, key)
         if not (math.isfinite(v) and lo <= v <= hi): raise ConfigError(f"bad value for '{key}': {v!r}; must be {rule}")
     _check_lists(cfg)
+    if cfg.optim.ns_method == "polar_express" and cfg.optim.ns_steps > 5:
+        raise ConfigError(f"bad value for 'optim.ns_steps': {cfg.optim.ns_steps}; optim.ns_method polar_express has a 5-step schedule: 1 to 5")
     if cfg.engram.prefetch and cfg.engram.mode != "host":
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
     return cfg
@@ -276,6 +281,7 @@ RANGES = {  # key: (lowest, highest, the rule in words)
     "train.eval_every": (0, INF, "an integer >= 0 (0: only before and after)"),
     "train.ckpt_every": (0, INF, "an integer >= 0 (0: only at the end)"), "train.log_every": (1, INF, "an integer >= 1"),
     "train.metrics_warmup": (0, INF, "an integer >= 0"), "train.accum": (1, INF, "an integer >= 1"),
+    "optim.ns_steps": (1, INF, "an integer >= 1"),
 }
 
 def _check_lists(cfg: Config):

@@ -12,8 +12,8 @@ import torch
 import torch.nn.functional as F
 
 # %% auto #0
-__all__ = ['CONFIGS', 'TOLERANCE', 'symmetric_flops', 'require_triton', 'xxt', 'ba_plus_caa', 'zeropower_symmetric', 'agreement',
-           'within']
+__all__ = ['CONFIGS', 'TOLERANCE', 'symmetric_flops', 'require_triton', 'xxt', 'ba_plus_caa', 'ns_schedule',
+           'zeropower_symmetric', 'agreement', 'within']
 
 # %% ../nbs/1_model/14_newton_schulz.ipynb #c1157983
 def symmetric_flops(shape, ns_steps: int = 5) -> int:
@@ -97,17 +97,26 @@ def ba_plus_caa(A: torch.Tensor, alpha: float, beta: float, out: torch.Tensor | 
     _check(A, "ba_plus_caa", square=True)
     return _launch(A, out, add=True, alpha=alpha, beta=beta)
 
+# %% ../nbs/1_model/14_newton_schulz.ipynb #d1e2f3a5
+def ns_schedule(ns_coefficients, ns_steps: int) -> list[tuple]:
+    "The `(a, b, c)` of each of `ns_steps` iterations: one triple repeated, or the first `ns_steps` of a per-step list."
+    if len(ns_coefficients) == 3 and all(isinstance(x, (int, float)) for x in ns_coefficients):
+        return [tuple(ns_coefficients)] * ns_steps
+    if not 1 <= ns_steps <= len(ns_coefficients):
+        raise ValueError(f"ns_steps {ns_steps}: this schedule has {len(ns_coefficients)} steps")
+    return [tuple(t) for t in ns_coefficients[:ns_steps]]
+
 # %% ../nbs/1_model/14_newton_schulz.ipynb #902e2dad
 def zeropower_symmetric(g: torch.Tensor, ns_coefficients, ns_steps: int = 5, eps: float = 1e-7, dtype=torch.bfloat16):
     "`optim.zeropower_batched` of `g [E, A, B]` with X·Xᵀ and b·A + c·A·A from the symmetric kernels (CUDA)."
-    a, b, c = ns_coefficients
+    steps = ns_schedule(ns_coefficients, ns_steps)
     x = g.to(dtype)
     tall = g.size(-2) > g.size(-1)
     if tall: x = x.mT
     x = (x / x.norm(dim=(-2, -1), keepdim=True).clamp(min=eps)).contiguous()
     gram = x.new_empty(*x.shape[:-1], x.size(-2))
     poly, nxt = torch.empty_like(gram), torch.empty_like(x)
-    for _ in range(ns_steps):
+    for a, b, c in steps:
         xxt(x, out=gram)
         ba_plus_caa(gram, alpha=c, beta=b, out=poly)
         torch.baddbmm(x, poly, x, beta=a, out=nxt)

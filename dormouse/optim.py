@@ -13,28 +13,39 @@ from fastcore.basics import patch
 from torch.optim import Optimizer
 from .bits import BLOCK, split_fp32_, join_fp32, quantise_int8, dequantise_int8
 from .config import OptimConfig
-from .newton_schulz import require_triton, zeropower_symmetric
+from .newton_schulz import ns_schedule, require_triton, zeropower_symmetric
 
 # %% auto #0
-__all__ = ['NS_COEFFICIENTS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr', 'bank_chunk', 'BankMuon',
-           'split_params', 'newton_schulz_flops', 'optimizer_flops', 'lr_factor', 'Optimizers', 'bank_state_bytes',
-           'grad_clip_norm']
+__all__ = ['NS_COEFFICIENTS', 'POLAR_EXPRESS', 'NS_METHODS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr',
+           'bank_chunk', 'BankMuon', 'split_params', 'newton_schulz_flops', 'optimizer_flops', 'lr_factor',
+           'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #637b5bc2
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
 
 def zeropower_batched(g: torch.Tensor, ns_coefficients=NS_COEFFICIENTS, ns_steps: int = 5, eps: float = 1e-7,
                       dtype=torch.bfloat16):
-    "Approximately orthogonalise each matrix of `g [E, A, B]` (Newton–Schulz in `dtype`, as torch.optim.Muon in bf16)."
-    a, b, c = ns_coefficients
+    """Approximately orthogonalise each matrix of `g [E, A, B]` (Newton–Schulz in `dtype`, as torch.optim.Muon in bf16).
+    `ns_coefficients`: one `(a, b, c)` for every step, or one per step (`newton_schulz.ns_schedule`)."""
+    steps = ns_schedule(ns_coefficients, ns_steps)
     x = g.to(dtype)
     tall = g.size(-2) > g.size(-1)
     if tall: x = x.mT
     x = x / x.norm(dim=(-2, -1), keepdim=True).clamp(min=eps)
-    for _ in range(ns_steps):
+    for a, b, c in steps:
         gram = x @ x.mT
         x = torch.baddbmm(x, torch.baddbmm(gram, gram, gram, beta=b, alpha=c), x, beta=a)
     return x.mT if tall else x
+
+# %% ../nbs/1_model/11_optim.ipynb #e1f2a3b5
+_PE_SAFETY = 1.01
+_PE = ((8.156554524902461, -22.48329292557795, 15.878769915207462),
+       (4.042929935166739, -2.808917465908714, 0.5000178451051316),
+       (3.8916678022926607, -2.772484153217685, 0.5060648178503393),
+       (3.285753657755655, -2.3681294933425376, 0.46449024233003106),
+       (2.3465413258596377, -1.7097828382687081, 0.42323551169305323))
+POLAR_EXPRESS = ((_PE[0][0] / _PE_SAFETY, _PE[0][1] / _PE_SAFETY ** 3, _PE[0][2] / _PE_SAFETY ** 5),) + _PE[1:]
+NS_METHODS = {"quintic": NS_COEFFICIENTS, "polar_express": POLAR_EXPRESS}   # the banks' schedule (`optim.ns_method`)
 
 # %% ../nbs/1_model/11_optim.ipynb #261347d1
 def adjust_lr(lr: float, adjust_lr_fn, shape) -> float:
@@ -317,11 +328,12 @@ def newton_schulz_flops(shape, ns_steps: int = 5) -> int:
     A, B = sorted(shape[-2:])
     return ns_steps * (4 * A * A * B + 2 * A ** 3)
 
-def optimizer_flops(model, ns_steps: int = 5) -> int:
-    "Newton–Schulz FLOPs of one optimizer step of `model`: its Muon matrices and every expert of its banks."
-    groups = split_params(model)
+def optimizer_flops(model, ns_steps: int = 5, bank_ns_steps: int | None = None) -> int:
+    """Newton–Schulz FLOPs of one optimizer step of `model`: its Muon matrices (`ns_steps` iterations, torch.optim.Muon's)
+    and every expert of its banks (`bank_ns_steps`, `optim.ns_steps`; default `ns_steps`)."""
+    groups, bank = split_params(model), ns_steps if bank_ns_steps is None else bank_ns_steps
     return (sum(newton_schulz_flops(p.shape, ns_steps) for _, p in groups["muon"])
-            + sum(p.shape[0] * newton_schulz_flops(p.shape, ns_steps) for _, p in groups["bank"]))
+            + sum(p.shape[0] * newton_schulz_flops(p.shape, bank) for _, p in groups["bank"]))
 
 # %% ../nbs/1_model/11_optim.ipynb #99673468
 def lr_factor(step: int, total: int, o: OptimConfig) -> float:
@@ -355,6 +367,7 @@ class Optimizers:
                                  f"{groups['bank'][0][1].dtype}: build the model from the same config")
             self.opts["bank"] = BankMuon([p for _, p in groups["bank"]], lr=o.muon_lr, momentum=o.muon_momentum,
                                          nesterov=True, weight_decay=o.weight_decay,
+                                         ns_coefficients=NS_METHODS[o.ns_method], ns_steps=o.ns_steps,
                                          ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state, ns_impl=o.ns_impl,
                                          lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None)
         if groups["adam"]:

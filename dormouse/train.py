@@ -241,7 +241,7 @@ def open(self: _Run):
     self.peak_flops = machine["peak_flops"]
     self.tokens_per_step = self.batch_size * self.accum * self.seq_len      # an optimizer step's bytes
     self.flops_per_step = counts["flops_per_byte"] * self.tokens_per_step
-    self.optimizer_flops = optimizer_flops(model)          # Newton–Schulz per optimizer step: not the model's work
+    self.optimizer_flops = optimizer_flops(model, bank_ns_steps=cfg.optim.ns_steps)   # Newton–Schulz per optimizer step: not the model's work
     self.metrics = dict(
         preset=cfg.preset, steps=self.steps, start_step=self.start, seed=train_cfg.seed,
         device=machine["device"], device_name=machine["device_name"], peak_flops=self.peak_flops,
