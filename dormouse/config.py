@@ -91,7 +91,7 @@ class OptimConfig:
     bank_state: str = "fp32"    # bank momentum: "fp32", "int8" (blockwise, on the device) or "int8-host" (int8 in host RAM)
     ns_impl: str = "torch"      # the banks' Newton–Schulz: "torch" (batched matmuls) or "triton" (symmetric kernels; CUDA only)
     ns_method: str = "quintic"  # the banks' Newton–Schulz coefficients: "quintic" (torch.optim.Muon's, every step) or "polar_express" (per step)
-    ns_steps: int = 5           # the banks' Newton–Schulz iterations (polar_express: 1 to 5, the first of its 5-step schedule)
+    ns_steps: int = 5           # the banks' Newton–Schulz iterations (polar_express: its schedule made for that many)
 
 # %% ../nbs/0_foundations/00_config.ipynb #503a80d3
 @dataclass
@@ -262,8 +262,6 @@ def validate(cfg: Config) -> Config:
         v = get_key(cfg, key)
         if not (math.isfinite(v) and lo <= v <= hi): raise ConfigError(f"bad value for '{key}': {v!r}; must be {rule}")
     _check_lists(cfg)
-    if cfg.optim.ns_method == "polar_express" and cfg.optim.ns_steps > 5:
-        raise ConfigError(f"bad value for 'optim.ns_steps': {cfg.optim.ns_steps}; optim.ns_method polar_express has a 5-step schedule: 1 to 5")
     if cfg.engram.prefetch and cfg.engram.mode != "host":
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
     return cfg

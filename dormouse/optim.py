@@ -8,6 +8,7 @@ Docs: https://dormouse-ml.github.io/dormouse/1_model/optim.html.md"""
 # %% ../nbs/1_model/11_optim.ipynb #451e89f5
 from __future__ import annotations
 import functools, math
+import numpy as np
 import torch
 from fastcore.basics import patch
 from torch.optim import Optimizer
@@ -16,7 +17,7 @@ from .config import OptimConfig
 from .newton_schulz import ns_schedule, require_triton, zeropower_symmetric
 
 # %% auto #0
-__all__ = ['NS_COEFFICIENTS', 'POLAR_EXPRESS', 'NS_METHODS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'adjust_lr',
+__all__ = ['NS_COEFFICIENTS', 'NS_METHODS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'polar_express', 'adjust_lr',
            'bank_chunk', 'BankMuon', 'split_params', 'newton_schulz_flops', 'optimizer_flops', 'lr_factor',
            'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
 
@@ -38,14 +39,34 @@ def zeropower_batched(g: torch.Tensor, ns_coefficients=NS_COEFFICIENTS, ns_steps
     return x.mT if tall else x
 
 # %% ../nbs/1_model/11_optim.ipynb #e1f2a3b5
-_PE_SAFETY = 1.01
-_PE = ((8.156554524902461, -22.48329292557795, 15.878769915207462),
-       (4.042929935166739, -2.808917465908714, 0.5000178451051316),
-       (3.8916678022926607, -2.772484153217685, 0.5060648178503393),
-       (3.285753657755655, -2.3681294933425376, 0.46449024233003106),
-       (2.3465413258596377, -1.7097828382687081, 0.42323551169305323))
-POLAR_EXPRESS = ((_PE[0][0] / _PE_SAFETY, _PE[0][1] / _PE_SAFETY ** 3, _PE[0][2] / _PE_SAFETY ** 5),) + _PE[1:]
-NS_METHODS = {"quintic": NS_COEFFICIENTS, "polar_express": POLAR_EXPRESS}   # the banks' schedule (`optim.ns_method`)
+def _odd5(abc, x): a, b, c = abc; return a * x + b * x ** 3 + c * x ** 5
+
+def _optimal_quintic(l: float, u: float) -> tuple:
+    "The odd quintic closest to 1 in the worst case on `[l, u]`: it equioscillates at l, two inner extrema and u."
+    if l / u >= 1 - 5e-6: return 15 / 8 / u, -10 / 8 / u ** 3, 3 / 8 / u ** 5     # the limit as l -> u
+    q, r, E, last = (3 * l + 1) / 4, (l + 3) / 4, math.inf, None
+    while last is None or abs(last - E) > 1e-15:
+        last = E
+        M = np.array([[x, x ** 3, x ** 5, s] for x, s in ((l, 1), (q, -1), (r, 1), (u, -1))])
+        a, b, c, E = np.linalg.solve(M, np.ones(4))
+        q, r = np.sqrt((-3 * b + np.array([-1, 1]) * math.sqrt(9 * b * b - 20 * a * c)) / (10 * c))   # p'(x) = 0
+    return float(a), float(b), float(c)
+
+_PE_NORM = 1.01   # the paper's code normalises X by 1.01 times its Frobenius norm
+
+@functools.cache
+def polar_express(steps: int = 5, l: float = 1e-3, safety: float = 0.02, cushion: float = 0.02) -> tuple:
+    "Polar Express's `(a, b, c)` for each of `steps` iterations on `X / ‖X‖_F` (the 1.01 folded into the first)."
+    u, out = 1.0, []
+    for i in range(steps):
+        abc = _optimal_quintic(max(l, cushion * u), u)
+        if cushion * u > l: k = 2 / (_odd5(abc, l) + _odd5(abc, u)); abc = tuple(k * x for x in abc)   # re-centre on 1
+        if i < steps - 1: s = 1 + safety; abc = (abc[0] / s, abc[1] / s ** 3, abc[2] / s ** 5)
+        out.append(abc); l = _odd5(abc, l); u = 2 - l
+    (a, b, c), s = out[0], _PE_NORM
+    return ((a / s, b / s ** 3, c / s ** 5), *out[1:])
+
+NS_METHODS = {"quintic": lambda steps: NS_COEFFICIENTS, "polar_express": polar_express}   # `optim.ns_method` -> its schedule
 
 # %% ../nbs/1_model/11_optim.ipynb #261347d1
 def adjust_lr(lr: float, adjust_lr_fn, shape) -> float:
@@ -367,7 +388,7 @@ class Optimizers:
                                  f"{groups['bank'][0][1].dtype}: build the model from the same config")
             self.opts["bank"] = BankMuon([p for _, p in groups["bank"]], lr=o.muon_lr, momentum=o.muon_momentum,
                                          nesterov=True, weight_decay=o.weight_decay,
-                                         ns_coefficients=NS_METHODS[o.ns_method], ns_steps=o.ns_steps,
+                                         ns_coefficients=NS_METHODS[o.ns_method](o.ns_steps), ns_steps=o.ns_steps,
                                          ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state, ns_impl=o.ns_impl,
                                          lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None)
         if groups["adam"]:
