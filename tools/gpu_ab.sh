@@ -8,7 +8,7 @@
 set -u; exp=$1; budget=$2; shift 2
 only=(); for r in "$@"; do only+=(--only "$r"); done
 mkdir -p "$OUT/r"; t0=$(date +%s)
-timeout "$budget" python3 tests/dormouse_cli.py ab "experiments/$exp.yaml" "${only[@]}" --engine papermill --no-checkpoints \
+timeout "$budget" python3 tests/dormouse_cli.py ab "experiments/$exp.yaml" ${only[@]+"${only[@]}"} --engine papermill --no-checkpoints \
   --runs-dir "$OUT/r/runs" --no-report --no-progress > "$OUT/r/ab.log" 2>&1
 echo "ab rc=$? $(( $(date +%s) - t0 ))s"; tail -"$(( $# + 2 ))" "$OUT/r/ab.log"
 (cd "$OUT" && tar czf "$exp.tgz" --exclude=ckpt --exclude=.lock r && rm -rf r)
