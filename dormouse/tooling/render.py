@@ -8,7 +8,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/render.html.md"""
 from __future__ import annotations
 import html, json, posixpath, re, sys
 from pathlib import Path
-from .pages import Page, sections
+from .pages import Page, RECORDS, sections
 
 # %% auto #0
 __all__ = ['SITE_CSS', 'cell_options', 'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links',
@@ -347,7 +347,7 @@ def render_page(page: Page, processed, pages: list[Page], out, title: str, doc_u
     nb.metadata["title"] = page.title.replace("`", "")
     header = f'<header class="dm-header"><h1 id="{_e(_pandoc_id(page.title))}">{_inline(page.title)}</h1>'
     if page.description: header += f'<p class="dm-desc">{_inline(page.description)}</p>'
-    if page.section == "Records": header += _record_meta(raw)
+    if page.section == RECORDS: header += _record_meta(raw)
     header += "".join(f'<p class="dm-note">{_e(n)}</p>' for n in page.notes) + "</header>"
     site = {"root": _rel("index.html", page.href)[: -len("index.html")], "nav": nav_html(pages, page, title),
             "header": header, "footer": contents_html(pages) if page.href == "index.html" else ""}
