@@ -16,21 +16,20 @@ import torch
 from torch.autograd.graph import saved_tensors_hooks
 from .bench_card import CardArm
 from .config import make_config
+from .memory import GiB
 from .model import ByteLM, DenseBlock, LoopBlock, MoE
 from .offload import cast_source
 from .records import write_json, write_manifest
 from .train import train_step
 
 # %% auto #0
-__all__ = ['GiB', 'REGIONS', 'SPANS', 'MARK', 'PHASES', 'WORKSPACE', 'BANK', 'STATE', 'MAX_ENTRIES', 'LOOP', 'code_span',
-           'phase_marker', 'region_of', 'is_mark', 'Allocation', 'Replay', 'replay', 'phase_names', 'category_of',
-           'peak_makeup', 'resident_tensors', 'grad_tags', 'cast_tagger', 'bank_grad_tagger', 'block_hooks',
-           'device_trace', 'trace_step', 'thin', 'summary_row', 'write_records', 'bench_memory',
-           'add_memory_bench_args', 'cli_bench_memory']
+__all__ = ['REGIONS', 'SPANS', 'MARK', 'PHASES', 'WORKSPACE', 'BANK', 'STATE', 'MAX_ENTRIES', 'LOOP', 'code_span', 'phase_marker',
+           'region_of', 'is_mark', 'Allocation', 'Replay', 'replay', 'phase_names', 'category_of', 'peak_makeup',
+           'resident_tensors', 'grad_tags', 'cast_tagger', 'bank_grad_tagger', 'block_hooks', 'device_trace',
+           'trace_step', 'thin', 'summary_row', 'write_records', 'bench_memory', 'add_memory_bench_args',
+           'cli_bench_memory']
 
 # %% ../nbs/3_training/34_memory_trace.ipynb #a56d9ad6
-GiB = 2**30
-
 def code_span(fn) -> tuple:
     "`(filename, first line, last line)` of `fn`'s code (decorators unwrapped): a stack frame there runs inside `fn`."
     code = inspect.unwrap(fn).__code__

@@ -107,7 +107,7 @@ class TrainConfig:
     metrics_warmup: int = 5     # steps excluded from ms/step and after which peak memory is reset
     accum: int = 1              # micro-batches of data.batch_size per optimizer step (gradient accumulation)
     compile: bool = False
-    deterministic: bool = False  # repeatable CUDA runs: torch's deterministic kernels (attention's backward without atomics), at some ms/step
+    deterministic: bool = False  # repeatable CUDA runs: torch's deterministic kernels (attention's backward without atomics)
     progress: bool = True
 
 @dataclass

@@ -210,7 +210,7 @@ def _load_from_state_dict(self: MoE, state_dict, prefix, *args):
 @torch.no_grad()
 def update_bias(self: MoE, rate: float):
     "DeepSeek-V3 aux-free step: `bias += rate * sign(mean load - load)`; then clear the load."
-    self.bias += torch.where(self.load.sum() > 0, rate * torch.sign(self.load.mean() - self.load), 0.0)   # tested on the device: no sync
+    self.bias += rate * torch.sign(self.load.mean() - self.load)   # no load: every sign is 0, nothing moves
     self.load.zero_()
 
 # %% ../nbs/1_model/10_model.ipynb #59c0140a

@@ -99,11 +99,11 @@ def ba_plus_caa(A: torch.Tensor, alpha: float, beta: float, out: torch.Tensor | 
 
 # %% ../nbs/1_model/14_newton_schulz.ipynb #d1e2f3a5
 def ns_schedule(ns_coefficients, ns_steps: int) -> list[tuple]:
-    "The `(a, b, c)` of each of `ns_steps` iterations: one triple repeated, or the first `ns_steps` of a per-step list."
+    "The `(a, b, c)` of each of `ns_steps` iterations: one triple repeated, or a per-step list made for `ns_steps` steps."
     if len(ns_coefficients) == 3 and all(isinstance(x, (int, float)) for x in ns_coefficients):
         return [tuple(ns_coefficients)] * ns_steps
-    if not 1 <= ns_steps <= len(ns_coefficients):
-        raise ValueError(f"ns_steps {ns_steps}: this schedule has {len(ns_coefficients)} steps")
+    if ns_steps != len(ns_coefficients):   # a schedule cut short is not the one made for fewer steps
+        raise ValueError(f"ns_steps {ns_steps}: this schedule is made for {len(ns_coefficients)} steps")
     return [tuple(t) for t in ns_coefficients[:ns_steps]]
 
 # %% ../nbs/1_model/14_newton_schulz.ipynb #902e2dad

@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/1_model/optim.html.md"""
 
 # %% ../nbs/1_model/11_optim.ipynb #451e89f5
 from __future__ import annotations
-import functools, math
+import contextlib, functools, math
 import numpy as np
 import torch
 from fastcore.basics import patch
@@ -233,11 +233,12 @@ def step(self: BankMuon, closure=None):
     for _, p, _ in chunks: self._init_state(p)
     bad = []
     ahead = self._fetch(*chunks[0][1:]) if chunks else None
-    for k, (group, p, sl) in enumerate(chunks):
-        # int8-host: the next chunk's state streams in while this chunk's Newton–Schulz runs
-        here, ahead = ahead, (self._fetch(*chunks[k + 1][1:]) if k + 1 < len(chunks) else None)
-        w = self._chunk_update(group, p, sl, here)
-        if p in self.low: bad.append(~torch.isfinite(w).all())
+    with _graph_limit() if any(self._fused_on(p) for _, p, _ in chunks) else contextlib.nullcontext():
+        for k, (group, p, sl) in enumerate(chunks):
+            # int8-host: the next chunk's state streams in while this chunk's Newton–Schulz runs
+            here, ahead = ahead, (self._fetch(*chunks[k + 1][1:]) if k + 1 < len(chunks) else None)
+            w = self._chunk_update(group, p, sl, here)
+            if p in self.low: bad.append(~torch.isfinite(w).all())
     self._drain()
     if bad and bool(torch.stack(bad).any()):   # one sync per step, not one per chunk
         raise ValueError("BankMuon: the step made a split bank weight inf or nan, which its bf16 + low-bits split cannot store")
@@ -252,6 +253,8 @@ def load_state_dict(self: BankMuon, sd: dict):
         if got != self.state_kind.split("-")[0]:
             raise ValueError(f"BankMuon: the state holds {got} momentum, this optimizer keeps {self.state_kind} (optim.bank_state)")
     Optimizer.load_state_dict(self, sd)
+    for group in self.param_groups:   # the schedule is the run's choice (optim.ns_method, ns_steps), not state to restore
+        group.update(ns_coefficients=self.defaults["ns_coefficients"], ns_steps=self.defaults["ns_steps"])
     ps = [p for group in self.param_groups for p in group["params"]]
     host = self.state_kind == "int8-host"
     for i, st in sd["state"].items():
@@ -271,10 +274,12 @@ def _eager_numerics() -> dict:
 @functools.cache
 def _compiled(fn): return torch.compile(fn, fullgraph=True, dynamic=False, options=_eager_numerics())
 
-def _fused(fn, *args):
-    "`fn(*args)` compiled: a graph per chunk shape and dtype, so more graphs per function than dynamo's default."
+def _fused(fn, *args): return _compiled(fn)(*args)
+
+def _graph_limit():
+    "A graph per chunk shape and dtype: more graphs per function than dynamo's default; raised for a step (entered once, not per chunk)."
     import torch._dynamo
-    with torch._dynamo.config.patch(recompile_limit=64): return _compiled(fn)(*args)
+    return torch._dynamo.config.patch(recompile_limit=64)
 
 # %% ../nbs/1_model/11_optim.ipynb #a663aaec
 def _momentum_fp32(g, b, mix, mu, nesterov: bool, dtype):

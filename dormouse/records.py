@@ -84,7 +84,7 @@ def run_manifest(command: str | None = None, device=None, **extra) -> dict:
 
 # %% ../nbs/0_foundations/05_records.ipynb #99390d71
 def write_text(path, text: str) -> Path:
-    "Write `text` to `path` atomically (a temporary file beside it, fsynced, then a rename): every record's writer."
+    "Write `text` to `path` atomically (a temporary file beside it, fsynced, then a rename): the writer records use (`write_json` too)."
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:

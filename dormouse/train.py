@@ -23,7 +23,6 @@ from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, late
 from .records import git_info, machine_info
 from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
-from .checkpoint import list_checkpoints, step_name
 
 # %% auto #0
 __all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'repeatable',
@@ -230,13 +229,13 @@ def open(self: _Run):
     self.out.mkdir(parents=True, exist_ok=True)
     self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
     self.compiled = compile_blocks(model, cfg.offload) if train_cfg.compile else []
-    self.queue, self.issued, self.last_row = [], 0, None      # steps run but not yet read back (see `flush`)
+    self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
     self.pipeline = None
     if model.engram is not None and cfg.engram.prefetch and model.engram.mode == "host":
         from dormouse.prefetch import Pipeline
         self.pipeline = Pipeline(model.engram, self.batch, self.device)
-    self.times, self.last_loss = [], None
+    self.times = []
     counts, machine = count_params(cfg), machine_info(self.device)
     self.peak_flops = machine["peak_flops"]
     self.tokens_per_step = self.batch_size * self.accum * self.seq_len      # an optimizer step's bytes
@@ -304,13 +303,13 @@ def step(self: _Run, s: int):
     clock = PhaseClock(self.device, start=self.queue[-1]["clock"].end if self.queue else None)
     loss, grad_norm = train_step(self.model, self.opt, micro, done, accum=self.accum, clip=self.clip, offloader=self.offloader,
                                  pipeline=self.pipeline, on_phase=clock)
-    self.issued += 1
-    if self.issued == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
     extra = self.model.engram.step_metrics() if self.model.engram is not None else {}
     if self.pipeline is not None: extra.update(self.pipeline.step_metrics(later=True))
     extra.update(self.offloader.step_metrics())
     self.queue.append(dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, grad_norm=grad_norm, clock=clock,
                            extra=extra))
+    issued = len(self.times) + len(self.queue)      # the steps this process has run
+    if issued == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
 
 # %% ../nbs/3_training/30_train.ipynb #fl0code01
 @patch
@@ -327,7 +326,7 @@ def flush(self: _Run) -> list[dict]:
                    tokens=q["step"] * self.tokens_per_step, grad_norm=values[2 * i + 1], **q["clock"].times())
         row.update({k: v() if callable(v) else v for k, v in q["extra"].items()})   # figures readable only now
         self.log.write(row); self.times.append(row["ms"]); rows.append(row)
-    self.last_row, self.last_loss = rows[-1], rows[-1]["loss"]
+    self.last_row = rows[-1]
     for r in rows:
         for key, what in (("loss", "loss"), ("grad_norm", "gradient norm")):
             if not math.isfinite(r[key]): self.diverged(what, r[key], r["step"], (rows[0]["step"], rows[-1]["step"]))
@@ -393,7 +392,7 @@ def finish(self: _Run, status: str) -> dict:
         self.metrics[k] = statistics.median(v) if v else None
     cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
-                        bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_loss,
+                        bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_row["loss"] if self.last_row else None,
                         mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
                         mfu_with_optimizer=((self.flops_per_step + self.optimizer_flops) / (ms / 1e3) / self.peak_flops)
                                            if ms and self.peak_flops else None,
