@@ -170,8 +170,8 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
     """Per arm and seed, step by step against the control's same seed: steps compared, the largest |loss difference| (0.0:
     identical), the first step whose loss or gradient norm differs (NA: none), and the rows of each log."""
     import pandas as pd
-    rows = []
-    if not len(logs): return pd.DataFrame(rows)
+    rows, cols = [], ["arm", "seed", "steps", "max_abs_loss_diff", "first_difference", "arm_steps", "control_steps"]
+    if not len(logs): logs = pd.DataFrame(columns=["arm", "seed", "step", "loss"])   # no logs: no rows
     keys = [k for k in ("loss", "grad_norm") if k in logs]   # a value recorded on one side only is not a difference
     ctrl = logs[logs.arm == control].set_index(["seed", "step"])[keys]
     for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
@@ -182,7 +182,7 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
         rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None,
                          first_difference=int(g.step.to_numpy()[differs > 0].min()) if differs.any() else None,
                          arm_steps=len(g), control_steps=int((ctrl.index.get_level_values("seed") == s).sum())))
-    return pd.DataFrame(rows).astype({"first_difference": "Int64"})
+    return pd.DataFrame(rows, columns=cols).astype({"first_difference": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
 def spread(values) -> dict:
