@@ -41,13 +41,10 @@ def ood_file(ood: dict) -> Path:
     return p
 
 def ood_bpb(model, cfg, ood: dict, step: int) -> dict:
-    "BPB of `model` (at `step`) on the out-of-domain file: `ood_bpb` and what was scored."
-    import numpy as np
-    from dormouse.evaluate import evaluate
-    tokens, T = np.memmap(ood_file(ood), dtype=np.uint8, mode="r"), cfg.data.seq_len
-    n = min(int(ood.get("bytes") or len(tokens)), (len(tokens) - 1) // T * T)
-    r = evaluate(model, tokens, n, T, cfg.data.batch_size)
-    return dict(ood_bpb=r["bpb"], ood=dict(ood, bytes=r["bytes"], of_bytes=len(tokens), step=step))
+    "BPB of `model` (at `step`) on the out-of-domain file (the evaluation chapter's `score_file`): `ood_bpb` and what was scored."
+    from dormouse.evaluate import score_file
+    r = score_file(model, cfg, ood_file(ood), ood.get("bytes"))
+    return dict(ood_bpb=r["bpb"], ood=dict(ood, bytes=r["bytes"], of_bytes=r["of_bytes"], step=step))
 
 def score_ood(out_dir, ood: dict) -> dict:
     "`ood_bpb` of the run's final checkpoint (for a run that finished before it was scored)."
@@ -70,7 +67,7 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
     then = (lambda model, c: ood_bpb(model, c, ood, c.train.steps)) if ood else None
     m = train(cfg, out_dir, resume=True, save=checkpoints, then=then)
-    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # a run finished before, unscored
+    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # a finished run train returned as it was, never scored
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
     write_json(Path(out_dir)/"metrics.json", m)
     return m
@@ -252,13 +249,13 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
         bar = tqdm(total=len(runs), initial=len(runs) - len(todo), desc=f"{spec.name}", unit="run", disable=not progress)
         failed, free = [], queue.SimpleQueue()
         threads = max(1, (os.cpu_count() or 1) // n) if n > 1 else None
-        for g in gpus: free.put(g)
-        def on_a_gpu(r):   # take a free GPU, give it back when the run ends
+        for g in gpus or [None] * max(1, n): free.put(g)   # None: no GPU of its own, a slot of --parallel
+        def on_a_gpu(r):   # take a free GPU (or slot), give it back when the run ends
             g = free.get()
             try: return execute(r, engine, None, threads, g)
             finally: free.put(g)
         with ThreadPoolExecutor(max(1, n)) as ex:
-            futs = {ex.submit(on_a_gpu, r) if gpus else ex.submit(execute, r, engine, None, threads): r for r in todo}
+            futs = {ex.submit(on_a_gpu, r): r for r in todo}
             for f in as_completed(futs):
                 r, rec = futs[f], f.result()
                 if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")

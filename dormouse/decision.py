@@ -17,7 +17,8 @@ from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time',
-           'loss_vs_control', 'capacity_curve', 'leaves_band', 'record_gaps', 'capacity_sizing', 'format_capacity']
+           'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'record_gaps', 'capacity_sizing',
+           'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -25,7 +26,7 @@ def bpb_history(m: dict) -> list[dict]:
     return [dict(step=int(e["step"]), bpb=float(e["bpb"])) for e in (m.get("evals") or [])]
 
 # %% ../nbs/4_experiments/41_decision.ipynb #ac7aba88
-SCALARS = ("heldout_bpb_start", "heldout_bpb", "heldout_bytes", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib",
+SCALARS = ("heldout_bpb_start", "heldout_bpb", "heldout_bytes", "ood_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib",
            "bytes_per_s", "mfu", "torch", "device_name", "threads", "omp_wait_policy", "git_commit", "git_dirty", "python")
 
 def load_runs(exp_dir, spec: Spec | None = None):
@@ -153,9 +154,11 @@ def bpb_by_time(logs, evals):
     start = evals[evals.step == 0].assign(train_s=0.0)
     return pd.concat([start, evals[evals.step > 0].merge(clock, on=["arm", "seed", "step"], how="inner")], ignore_index=True)
 
-def bpb_at_matched_time(timed) -> "pd.DataFrame":
-    "Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time."
+def bpb_at_matched_time(timed, parallel: int = 1) -> "pd.DataFrame | None":
+    """Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time.
+    None when the runs shared the machine (`parallel` > 1): their step times say nothing about the arms."""
     import numpy as np, pandas as pd
+    if parallel > 1: return None
     ends = timed.groupby(["arm", "seed"]).train_s.max().groupby("arm", sort=False).mean()
     t = float(ends.min())
     at = {a: np.mean([np.interp(t, g.train_s, g.bpb) for _, g in ga.sort_values("train_s").groupby("seed")])
@@ -164,19 +167,30 @@ def bpb_at_matched_time(timed) -> "pd.DataFrame":
 
 # %% ../nbs/4_experiments/41_decision.ipynb #b1c2d3e4
 def loss_vs_control(logs, control: str) -> "pd.DataFrame":
-    "Per arm and seed: steps compared with the control's same seed and the largest |loss difference| (0.0: identical)."
+    """Per arm and seed, step by step against the control's same seed: steps compared, the largest |loss difference| (0.0:
+    identical), the first step whose loss or gradient norm differs (NA: none), and the rows of each log."""
     import pandas as pd
-    rows = []
-    if not len(logs): return pd.DataFrame(rows)
-    ctrl = logs[logs.arm == control].set_index(["seed", "step"]).loss
+    rows, cols = [], ["arm", "seed", "steps", "max_abs_loss_diff", "first_difference", "arm_steps", "control_steps"]
+    if not len(logs): logs = pd.DataFrame(columns=["arm", "seed", "step", "loss"])   # no logs: no rows
+    keys = [k for k in ("loss", "grad_norm") if k in logs]   # a value recorded on one side only is not a difference
+    ctrl = logs[logs.arm == control].set_index(["seed", "step"])[keys]
     for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
         c = ctrl.reindex(list(zip([s] * len(g), g.step)))
-        both = c.notna().to_numpy()
-        d = (g.loss.to_numpy()[both] - c.to_numpy()[both])
-        rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None))
-    return pd.DataFrame(rows)
+        both = c.loss.notna().to_numpy()
+        d = (g.loss.to_numpy()[both] - c.loss.to_numpy()[both])
+        differs = sum((g[k].to_numpy() != c[k].to_numpy()) & g[k].notna().to_numpy() & c[k].notna().to_numpy() for k in keys)
+        rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None,
+                         first_difference=int(g.step.to_numpy()[differs > 0].min()) if differs.any() else None,
+                         arm_steps=len(g), control_steps=int((ctrl.index.get_level_values("seed") == s).sum())))
+    return pd.DataFrame(rows, columns=cols).astype({"first_difference": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
+def spread(values) -> dict:
+    "Mean, min (`lo`), max (`hi`) and count of the numbers among `values` (NaN and 0 for none)."
+    import pandas as pd
+    v = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").dropna()
+    return dict(mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)) if len(v) else dict(mean=float("nan"), lo=float("nan"), hi=float("nan"), n=0)
+
 def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataFrame":
     "Per arm with an Engram of `order`: rows per order, load = `distinct` ÷ rows, whether it is the control, its metric's mean, lo, hi, n; by load."
     import pandas as pd
@@ -186,8 +200,7 @@ def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataF
         if not e.enabled or order not in e.orders: continue
         rows = round_rows(int(e.rows))
         ok = runs[(runs.arm == a) & (runs.status == "ok")] if runs is not None and len(runs) else pd.DataFrame()
-        v = pd.to_numeric(ok[spec.metric], errors="coerce").dropna() if spec.metric in ok else pd.Series(dtype=float)
-        out.append(dict(arm=a, rows=rows, load=distinct / rows, control=a == spec.control, mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)))
+        out.append(dict(arm=a, rows=rows, load=distinct / rows, control=a == spec.control, **spread(ok[spec.metric] if spec.metric in ok else [])))
     cols = ["arm", "rows", "load", "control", "mean", "lo", "hi", "n"]
     return pd.DataFrame(out, columns=cols).sort_values("load").reset_index(drop=True)
 

@@ -17,7 +17,8 @@ from .model import autocast, build_model
 from .checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
 
 # %% auto #0
-__all__ = ['pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'restore', 'load_model', 'add_eval_args', 'cli_eval']
+__all__ = ['pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'restore', 'load_model', 'file_bytes', 'score_file',
+           'add_eval_args', 'cli_eval']
 
 # %% ../nbs/1_model/13_evaluate.ipynb #56afd456
 def pick_device(name: str = "auto") -> torch.device:
@@ -76,6 +77,21 @@ def load_model(ckpt, device=None):
     model.eval()
     return model, cfg, checkpoint["step"], path
 
+# %% ../nbs/1_model/13_evaluate.ipynb #f1e2d3c5
+def file_bytes(path, seq_len: int, what: str = "file") -> np.memmap:
+    "The raw bytes of the file at `path` (`what` names it in an error); refused without one whole window of `seq_len + 1`."
+    p = Path(path)
+    if not p.is_file(): raise ConfigError(f"{what} {p}: no such file")
+    if p.stat().st_size < seq_len + 1: raise ConfigError(f"{what} {p}: {p.stat().st_size} bytes, fewer than one window of {seq_len + 1}")
+    return np.memmap(p, dtype=np.uint8, mode="r")
+
+def score_file(model, cfg, path, n_bytes: int | None = None) -> dict:
+    "BPB of `model` on the first `n_bytes` (None: all) of the file's bytes, capped to its whole windows: `dict(bpb, bytes, of_bytes)`."
+    T = cfg.data.seq_len
+    tokens = file_bytes(path, T)
+    r = evaluate(model, tokens, min(int(n_bytes or len(tokens)), (len(tokens) - 1) // T * T), T, cfg.data.batch_size)
+    return dict(r, of_bytes=len(tokens))
+
 # %% ../nbs/1_model/13_evaluate.ipynb #2bca9696
 def add_eval_args(p):
     p.add_argument("--ckpt", required=True, help="a checkpoint: step dir, ckpt/ dir or run dir")
@@ -96,13 +112,8 @@ def cli_eval(args):
     "`dormouse eval`: held-out BPB of a checkpoint on any byte file, with how many of its bytes were scored."
     model, cfg, step, c = load_model(args.ckpt)
     T = cfg.data.seq_len
-    if args.data:
-        p = Path(args.data)
-        if not p.is_file(): raise ConfigError(f"--data {p}: no such file")
-        if p.stat().st_size < T + 1: raise ConfigError(f"--data {p}: {p.stat().st_size} bytes, fewer than one window of {T + 1}")
-        tokens, label = np.memmap(p, dtype=np.uint8, mode="r"), str(p)
-    else:
-        tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
+    if args.data: tokens, label = file_bytes(args.data, T, "--data"), str(Path(args.data))
+    else: tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
     avail = (len(tokens) - 1) // T * T
     n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
     r = evaluate(model, tokens, n, T, cfg.data.batch_size)

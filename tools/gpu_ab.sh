@@ -3,8 +3,9 @@
 # packed into $OUT/EXPERIMENT.tgz for `tar xzf` here and `dormouse ab experiments/EXPERIMENT.yaml --report-only`.
 #   bash tools/gpu_ab.sh EXPERIMENT BUDGET_S ARM/SEED...      e.g. bash tools/gpu_ab.sh loop_offload 560 loop_offload/0 no_offload/1
 # A dormouse-1b run at 8 x 512 (2,000 steps) took 303 s with its two checkpoints and the out-of-domain score read back
-# from disk (session 6, runs/loop_offload/no_offload/seed0/run.json); without them less (not yet measured), so two runs
-# should fit a 10-minute call. A run the budget cuts off is lost; the ones before it are kept.
+# from disk (runs/loop_offload/no_offload/seed0/run.json, wall_s 303.41): two such runs (606 s) are over a 560 s budget.
+# Two fit one call only if a run without checkpoints takes under about 270 s, which is not measured yet.
+# A run the budget cuts off is lost; the ones before it are kept.
 set -u; exp=$1; budget=$2; shift 2
 only=(); for r in "$@"; do only+=(--only "$r"); done
 mkdir -p "$OUT/r"; t0=$(date +%s)
