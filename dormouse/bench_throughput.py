@@ -26,6 +26,7 @@ LEVERS = {                       # name: settings over the preset (the micro-bat
     "micro": (),
     "compile": ("train.compile=true",),
     "ns_triton": ("optim.ns_impl=triton",),
+    "graphs": ("train.compile=true", "train.compile_mode=reduce-overhead"),   # the compiled blocks as CUDA graphs
 }
 
 def cells_known() -> tuple: return ("today", *LEVERS, "all")
@@ -38,7 +39,7 @@ def cell_plan(effective: int, levers, base_micro: int = 8, micro_cap: int = 64) 
     return dict(micro=micro, accum=effective // micro, sets=sets, levers=list(levers))
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp02code1
-TIERS = {"today": 0, "micro": 0, "ns_triton": 1, "compile": 2, "all": 3}    # what runs first (another lever: 1)
+TIERS = {"today": 0, "micro": 0, "ns_triton": 1, "compile": 2, "graphs": 2, "all": 3}    # what runs first (another lever: 1)
 
 def cell_order(presets, effective, cells) -> list[tuple]:
     "`(preset, effective, cell)` in running order: by tier, the largest preset first, then as `cells` lists them, by effective batch."
@@ -49,7 +50,8 @@ def cell_order(presets, effective, cells) -> list[tuple]:
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp03code1
 FIGURES = ("bytes_per_s", "ms_per_step", "mfu", "mfu_with_optimizer", "forward_ms", "backward_ms", "optimizer_ms",
-           "peak_allocated_gib", "peak_reserved_gib")        # from the cell's metrics.json
+           "peak_allocated_gib", "peak_reserved_gib",
+           "final_loss", "heldout_bpb")     # from the cell's metrics.json; a lever that changed the arithmetic shows in the last two
 
 def run_cell(preset: str, plan: dict, steps: int, warmup: int, work) -> dict:
     """Train `preset` with `plan`'s settings through the real loop for `warmup` + `steps` steps, in a folder under

@@ -107,6 +107,7 @@ class TrainConfig:
     metrics_warmup: int = 5     # steps excluded from ms/step and after which peak memory is reset
     accum: int = 1              # micro-batches of data.batch_size per optimizer step (gradient accumulation)
     compile: bool = False
+    compile_mode: str = "default"  # "reduce-overhead": the compiled blocks replay as CUDA graphs (torch's cudagraph trees)
     deterministic: bool = False  # repeatable CUDA runs: torch's deterministic kernels (attention's backward without atomics)
     progress: bool = True
 
@@ -133,6 +134,7 @@ CHOICES = {
     "optim.bank_dtype": ("fp32", "split"),
     "optim.bank_state": ("fp32", "int8", "int8-host"),
     "optim.ns_impl": ("torch", "triton"),
+    "train.compile_mode": ("default", "reduce-overhead"),
     "optim.ns_method": ("quintic", "polar_express"),
     "train.device": ("auto", "cpu", "cuda"),
 }
@@ -264,6 +266,8 @@ def validate(cfg: Config) -> Config:
     _check_lists(cfg)
     if cfg.engram.prefetch and cfg.engram.mode != "host":
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
+    if cfg.train.compile_mode != "default" and not cfg.train.compile:
+        warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")
     return cfg
 
 # %% ../nbs/0_foundations/00_config.ipynb #c8fab8e9

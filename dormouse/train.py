@@ -228,7 +228,7 @@ def open(self: _Run):
     cfg, train_cfg, model = self.cfg, self.train_cfg, self.model
     self.out.mkdir(parents=True, exist_ok=True)
     self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
-    self.compiled = compile_blocks(model, cfg.offload) if train_cfg.compile else []
+    self.compiled = compile_blocks(model, cfg.offload, train_cfg.compile_mode) if train_cfg.compile else []
     self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
     self.pipeline = None
@@ -253,19 +253,20 @@ def open(self: _Run):
     return self
 
 # %% ../nbs/3_training/30_train.ipynb #cmp0code1
-def compile_blocks(model, offload) -> list[str]:
-    """Compile `model`'s blocks in place (`Module.compile`, static shapes): each prelude and coda block, and the loop
-    block's attention and MoE where `offload` (an `OffloadConfig`) runs them plainly; the names compiled."""
+def compile_blocks(model, offload, mode: str = "default") -> list[str]:
+    """Compile `model`'s blocks in place (`Module.compile`, static shapes, torch.compile's `mode`): each prelude and
+    coda block, and the loop block's attention and MoE where `offload` (an `OffloadConfig`) runs them plainly; the
+    names compiled."""
     blocks = [(f"prelude.{i}", b, "none") for i, b in enumerate(model.prelude)]
     blocks += [(f"coda.{i}", b, "none") for i, b in enumerate(model.coda)]
     blocks += [("loop.attn", model.loop.attn, offload.loop), ("loop.moe", model.loop.moe, offload.moe)]
     done = []
-    for name, block, mode in blocks:
-        if mode != "none":
-            print(f"note: train.compile leaves {name} eager: its offload mode is {mode!r}, and its saved tensors go "
+    for name, block, how in blocks:
+        if how != "none":
+            print(f"note: train.compile leaves {name} eager: its offload mode is {how!r}, and its saved tensors go "
                   "through the offloader's hooks (compiled blocks under them are unmeasured)", flush=True)
             continue
-        block.compile(dynamic=False); done.append(name)
+        block.compile(dynamic=False, mode=mode); done.append(name)
     return done
 
 # %% ../nbs/3_training/30_train.ipynb #615bd744
