@@ -268,6 +268,10 @@ def validate(cfg: Config) -> Config:
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
     if cfg.train.compile_mode != "default" and not cfg.train.compile:
         warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")
+    if cfg.train.compile and cfg.train.compile_mode == "reduce-overhead" and cfg.train.accum > 1:
+        raise ConfigError(f"train.compile_mode='reduce-overhead' needs train.accum=1 (it is {cfg.train.accum}): with accumulation "
+                          "a micro-batch read a CUDA graph's output that the next replay had overwritten (the throughput "
+                          "benchmark's record); use train.compile_mode=default or a micro-batch of the whole batch")
     return cfg
 
 # %% ../nbs/0_foundations/00_config.ipynb #c8fab8e9
