@@ -14,7 +14,7 @@ import torch
 from .config import make_config
 from .model import ByteLM
 from .newton_schulz import TOLERANCE, agreement, require_triton, symmetric_flops
-from .optim import NS_COEFFICIENTS, NS_IMPLS, bank_chunk, newton_schulz_flops, split_params, zeropower_batched
+from .optim import NS_COEFFICIENTS, NS_IMPLS, NS_METHODS, bank_chunk, newton_schulz_flops, split_params, zeropower_batched
 from .records import write_json, write_manifest
 
 # %% auto #0
@@ -26,11 +26,12 @@ def bank_shapes(preset: str = "dormouse-1b") -> dict:
     with torch.device("meta"): model = ByteLM(make_config(preset))
     return {n: (tuple(p.shape), bank_chunk(p.shape)) for n, p in split_params(model)["bank"]}
 
-def bank_ns(ns, g: torch.Tensor, chunk: int, dtype=torch.bfloat16, keep: bool = False):
-    "Newton–Schulz of every expert of the fp32 bank update `g`, `chunk` experts at a time; with `keep`, the whole result."
+def bank_ns(ns, g: torch.Tensor, chunk: int, dtype=torch.bfloat16, keep: bool = False, schedule=NS_COEFFICIENTS, steps: int = 5):
+    """Newton–Schulz (`steps` iterations of `schedule`) of every expert of the fp32 bank update `g`, `chunk` experts at
+    a time; with `keep`, the whole result."""
     outs = []
     for i in range(0, g.size(0), chunk):
-        o = ns(g[i:i + chunk], NS_COEFFICIENTS, 5, 1e-7, dtype)
+        o = ns(g[i:i + chunk], schedule, steps, 1e-7, dtype)
         if keep: outs.append(o)
     return torch.cat(outs) if keep else None
 
@@ -56,34 +57,39 @@ def _errors(name: str, g: torch.Tensor, chunk: int, impls) -> dict:
     return e
 
 # %% ../nbs/1_model/15_bench_ns.ipynb #f7f03936
-def bench_ns(out, preset: str = "dormouse-1b", impls=tuple(NS_IMPLS), reps: int = 20, warmup: int = 3, seed: int = 0) -> dict:
-    "Every bank's Newton–Schulz with each implementation, interleaved; times, FLOPs and errors; records in `out`."
+def bench_ns(out, preset: str = "dormouse-1b", impls=tuple(NS_IMPLS), reps: int = 20, warmup: int = 3, seed: int = 0,
+             schedules=(("quintic", 5),)) -> dict:
+    """Every bank's Newton–Schulz with each implementation and each `(optim.ns_method, optim.ns_steps)` of `schedules`,
+    interleaved; times, FLOPs and errors (of the first schedule); records in `out`."""
     import pandas as pd
     out, dev = Path(out), torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if "triton" in impls: require_triton(dev)      # before anything is written
-    write_manifest(out, device=dev, preset=preset, impls=list(impls), reps=reps, warmup=warmup)
+    write_manifest(out, device=dev, preset=preset, impls=list(impls), reps=reps, warmup=warmup, schedules=[list(s) for s in schedules])
     t0, cuda, banks = time.perf_counter(), dev.type == "cuda", bank_shapes(preset)
     gen = torch.Generator(dev).manual_seed(seed)
     grads = {n: torch.randn(s, generator=gen, device=dev) for n, (s, _) in banks.items()}
     runs = {n: [n] for n in banks} | {"all banks": list(banks)}
-    times = {(r, i): [] for r in runs for i in impls}
+    cells = [(i, m, k) for m, k in schedules for i in impls]           # implementation, method, steps
+    times = {(r, c): [] for r in runs for c in cells}
     for rep in range(warmup + reps):
         for r, names in runs.items():
-            for i in (impls if rep % 2 == 0 else impls[::-1]):
-                times[r, i].append(_timed_ms(lambda: [bank_ns(NS_IMPLS[i], grads[n], banks[n][1]) for n in names], cuda))
+            for c in (cells if rep % 2 == 0 else cells[::-1]):
+                i, m, k = c
+                times[r, c].append(_timed_ms(lambda: [bank_ns(NS_IMPLS[i], grads[n], banks[n][1], schedule=NS_METHODS[m](k), steps=k)
+                                                      for n in names], cuda))
     rows = []
-    for (r, i), ts in times.items():
+    for (r, (i, m, k)), ts in times.items():
         names = runs[r]
-        dense = sum(banks[n][0][0] * newton_schulz_flops(banks[n][0]) for n in names)
-        sym = sum(banks[n][0][0] * symmetric_flops(banks[n][0]) for n in names)
+        dense = sum(banks[n][0][0] * newton_schulz_flops(banks[n][0], k) for n in names)
+        sym = sum(banks[n][0][0] * symmetric_flops(banks[n][0], k) for n in names)
         ms = statistics.median(ts[warmup:])
-        rows.append(dict(bank=r, impl=i, shape=" + ".join("×".join(map(str, banks[n][0])) for n in names),
+        rows.append(dict(bank=r, impl=i, ns_method=m, ns_steps=k, shape=" + ".join("×".join(map(str, banks[n][0])) for n in names),
                          chunk=" + ".join(str(banks[n][1]) for n in names), ms=ms, ms_min=min(ts[warmup:]),
                          ms_max=max(ts[warmup:]), first_ms=ts[0], dense_flops=dense, symmetric_flops=sym,
                          tflop_s=dense / ms / 1e9))
-    errors = [_errors(n, grads[n], c, impls) for n, (_, c) in banks.items()]
+    errors = [_errors(n, grads[n], c, impls) for n, (_, c) in banks.items()]        # of today's schedule (quintic, 5)
     pd.DataFrame(rows).to_csv(out / "ns.csv", index=False)
-    rec = dict(rows=rows, errors=errors, tolerance=TOLERANCE, preset=preset, reps=reps, warmup=warmup,
+    rec = dict(rows=rows, errors=errors, tolerance=TOLERANCE, preset=preset, reps=reps, warmup=warmup, schedules=[list(s) for s in schedules],
                fp32_matmul_precision=torch.get_float32_matmul_precision(),   # "highest": the fp32 reference is fp32
                banks={n: dict(shape=s, chunk=c) for n, (s, c) in banks.items()}, wall_s=time.perf_counter() - t0)
     write_json(out / "ns.json", rec)
@@ -95,6 +101,18 @@ def add_ns_bench_args(p):
     p.add_argument("--preset", default="dormouse-1b")
     p.add_argument("--impls", default=",".join(NS_IMPLS), help=f"comma-separated, of: {', '.join(NS_IMPLS)}")
     p.add_argument("--reps", type=int, default=20); p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--schedules", default="quintic:5", help=f"comma-separated optim.ns_method:optim.ns_steps, e.g. quintic:5,polar_express:3; methods: {', '.join(NS_METHODS)}")
+
+def _schedules(text: str) -> tuple:
+    "`quintic:5,polar_express:3` as `(('quintic', 5), ('polar_express', 3))`; an unknown method or a step count below 1 refused."
+    out = []
+    for item in (s.strip() for s in text.split(",") if s.strip()):
+        m, _, k = item.partition(":")
+        if m not in NS_METHODS or not k.isdigit() or int(k) < 1:
+            raise ValueError(f"--schedules: {item!r} is not METHOD:STEPS with a method of {', '.join(NS_METHODS)} and steps >= 1")
+        out.append((m, int(k)))
+    if not out: raise ValueError("--schedules: none given")
+    return tuple(out)
 
 def cli_bench_ns(args):
     "`dormouse bench ns`: the banks' Newton–Schulz, torch and the symmetric Triton kernels side by side."
@@ -102,4 +120,4 @@ def cli_bench_ns(args):
     bad = [i for i in impls if i not in NS_IMPLS]
     if bad or not impls: raise ValueError(f"--impls: unknown {bad}; known: {', '.join(NS_IMPLS)}")
     if args.reps < 1 or args.warmup < 1: raise ValueError(f"--reps {args.reps} and --warmup {args.warmup} must be >= 1")
-    bench_ns(args.out, args.preset, tuple(impls), args.reps, args.warmup)
+    bench_ns(args.out, args.preset, tuple(impls), args.reps, args.warmup, schedules=_schedules(args.schedules))
