@@ -271,7 +271,8 @@ def validate(cfg: Config) -> Config:
     if cfg.train.compile and cfg.train.compile_mode == "reduce-overhead" and cfg.train.accum > 1:
         raise ConfigError(f"train.compile_mode='reduce-overhead' needs train.accum=1 (it is {cfg.train.accum}): with accumulation "
                           "a micro-batch read a CUDA graph's output that the next replay had overwritten (the throughput "
-                          "benchmark's record); use train.compile_mode=default or a micro-batch of the whole batch")
+                          "benchmark's record; torch's cudagraph trees hand a backward graph's output to .grad, pytorch/pytorch"
+                          "#169545); use train.compile_mode=default or a micro-batch of the whole batch")
     return cfg
 
 # %% ../nbs/0_foundations/00_config.ipynb #c8fab8e9
