@@ -60,7 +60,7 @@ def _errors(name: str, g: torch.Tensor, chunk: int, impls) -> dict:
 def bench_ns(out, preset: str = "dormouse-1b", impls=tuple(NS_IMPLS), reps: int = 20, warmup: int = 3, seed: int = 0,
              schedules=(("quintic", 5),)) -> dict:
     """Every bank's Newton–Schulz with each implementation and each `(optim.ns_method, optim.ns_steps)` of `schedules`,
-    interleaved; times, FLOPs and errors (of the first schedule); records in `out`."""
+    interleaved; times, FLOPs and errors (of today's five quintic steps); records in `out`."""
     import pandas as pd
     out, dev = Path(out), torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if "triton" in impls: require_triton(dev)      # before anything is written
@@ -70,12 +70,13 @@ def bench_ns(out, preset: str = "dormouse-1b", impls=tuple(NS_IMPLS), reps: int 
     grads = {n: torch.randn(s, generator=gen, device=dev) for n, (s, _) in banks.items()}
     runs = {n: [n] for n in banks} | {"all banks": list(banks)}
     cells = [(i, m, k) for m, k in schedules for i in impls]           # implementation, method, steps
+    coeffs = {(m, k): NS_METHODS[m](k) for m, k in schedules}          # computed before the clock runs
     times = {(r, c): [] for r in runs for c in cells}
     for rep in range(warmup + reps):
         for r, names in runs.items():
             for c in (cells if rep % 2 == 0 else cells[::-1]):
                 i, m, k = c
-                times[r, c].append(_timed_ms(lambda: [bank_ns(NS_IMPLS[i], grads[n], banks[n][1], schedule=NS_METHODS[m](k), steps=k)
+                times[r, c].append(_timed_ms(lambda: [bank_ns(NS_IMPLS[i], grads[n], banks[n][1], schedule=coeffs[m, k], steps=k)
                                                       for n in names], cuda))
     rows = []
     for (r, (i, m, k)), ts in times.items():
@@ -112,6 +113,7 @@ def _schedules(text: str) -> tuple:
             raise ValueError(f"--schedules: {item!r} is not METHOD:STEPS with a method of {', '.join(NS_METHODS)} and steps >= 1")
         out.append((m, int(k)))
     if not out: raise ValueError("--schedules: none given")
+    if len(set(out)) < len(out): raise ValueError(f"--schedules: {text!r} names a schedule twice")
     return tuple(out)
 
 def cli_bench_ns(args):

@@ -1,10 +1,10 @@
-# On a lent GPU machine, after `source tools/gpu_setup.sh`: runs of one experiment one after another, each through
+# On a lent GPU machine (the loop of runs/device_scripts/gpu_s7b.sh, for any experiment): runs of one experiment one after another, each through
 # tools/gpu_ab.sh (papermill, no checkpoints, records packed into $OUT/NN/EXPERIMENT.tgz), each started only if the
 # time left before END seconds (counted from CALL_T0, the call's start, else this script's) exceeds the longest run
 # so far (before the first: GUESS seconds) by 15 s, so that no run is cut off half done.
-#   END=585 GUESS=260 bash tools/gpu_ab_fit.sh loop_offload loop_offload/1 loop_offload/2
-# GUESS from the records: a dormouse-1b run at 8 x 512 without checkpoints took 239-248 s of ab's wall time
-# (runs/loop_offload/*/seed*/run.json, session 7), 246-254 s with papermill's start.
+#   export CALL_T0=$(date +%s); source tools/gpu_setup.sh; END=585 GUESS=260 bash tools/gpu_ab_fit.sh loop_offload loop_offload/1 loop_offload/2
+# GUESS from the records: a dormouse-1b run at 8 x 512 without checkpoints took 239-248 s (runs/loop_offload/*/seed*/run.json's
+# wall_s, session 7); the margin is for papermill's start.
 set -u; exp=$1; shift; T0=${CALL_T0:-$(date +%s)}; END=${END:-585}; longest=${GUESS:-260}; i=0
 for r in "$@"; do
   left=$(( END - $(date +%s) + T0 ))
