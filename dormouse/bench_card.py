@@ -11,11 +11,11 @@ import argparse, gc, statistics, time
 from pathlib import Path
 import torch
 from .bench_offload import largest_batch, pinned_bandwidth
-from .config import make_config, write_json
+from .config import make_config
 from .model import build_model
 from .offload import Offloader
 from .optim import Optimizers, bank_state_bytes
-from .records import write_manifest
+from .records import write_manifest, write_json
 from .train import train_step
 
 # %% auto #0

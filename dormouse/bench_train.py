@@ -10,8 +10,8 @@ from __future__ import annotations
 import gc, json, statistics
 from pathlib import Path
 import torch
-from .config import Config, make_config, write_json
-from .records import write_manifest
+from .config import Config, make_config
+from .records import write_manifest, write_json
 from .train import train, read_log
 
 # %% auto #0

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json, time
 from pathlib import Path
 import torch
-from .config import write_json
 from .model import MoE, autocast, grouped_mm_fused_ok
 from .optim import BankMuon
-from .records import write_manifest
+from .records import write_manifest, write_json
 
 # %% auto #0
 __all__ = ['compare_expert_paths', 'compare_with_muon', 'check_expert_paths', 'check_bankmuon', 'time_bankmuon_1b', 'run_checks',

@@ -10,7 +10,6 @@ import copy, math, warnings
 from dataclasses import dataclass, field, fields, asdict, is_dataclass
 from pathlib import Path
 import yaml
-from .records import write_json   # the one atomic record writer (config's users import it from here too)
 
 # %% auto #0
 __all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig',

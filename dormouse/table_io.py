@@ -10,7 +10,7 @@ import json, os, zlib
 from pathlib import Path
 import numpy as np
 from .checkpoint import CheckpointError     # one error type for every checkpoint problem
-from .config import write_json
+from .records import write_json
 from .ngram import hash_fingerprint
 
 # %% auto #0

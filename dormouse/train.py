@@ -13,14 +13,14 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .config import Config, ConfigError, make_config, to_dict, write_json
+from .config import Config, ConfigError, make_config, to_dict
 from .data import load_corpus, batch_at
 from .model import autocast, build_model, count_params
 from .offload import Offloader
 from .optim import Optimizers, grad_clip_norm, lr_factor, optimizer_flops
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint, list_checkpoints,
                                  rng_state, set_rng_state, step_name)
-from .records import git_info, machine_info
+from .records import git_info, machine_info, write_json
 from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
 
