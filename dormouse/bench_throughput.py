@@ -35,7 +35,7 @@ def cell_plan(effective: int, levers, base_micro: int = 8, micro_cap: int = 64) 
     "The micro-batch, accumulation and `--set` strings of `levers` at `effective` rows per optimizer step."
     micro = min(effective, micro_cap) if "micro" in levers else base_micro
     if effective % micro: raise ConfigError(f"effective batch {effective} is not a multiple of the micro-batch {micro}")
-    sets = [f"data.batch_size={micro}", f"train.accum={effective // micro}", *(s for l in levers for s in LEVERS[l])]
+    sets = [f"data.batch_size={micro}", f"train.accum={effective // micro}", *dict.fromkeys(s for l in levers for s in LEVERS[l])]
     return dict(micro=micro, accum=effective // micro, sets=sets, levers=list(levers))
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp02code1
@@ -51,7 +51,7 @@ def cell_order(presets, effective, cells) -> list[tuple]:
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp03code1
 FIGURES = ("bytes_per_s", "ms_per_step", "mfu", "mfu_with_optimizer", "forward_ms", "backward_ms", "optimizer_ms",
            "peak_allocated_gib", "peak_reserved_gib",
-           "final_loss", "heldout_bpb")     # from the cell's metrics.json; a lever that changed the arithmetic shows in the last two
+           "final_loss", "final_grad_norm", "heldout_bpb")   # from the cell's metrics.json and log; a lever that changed the arithmetic shows in the last three
 
 def run_cell(preset: str, plan: dict, steps: int, warmup: int, work) -> dict:
     """Train `preset` with `plan`'s settings through the real loop for `warmup` + `steps` steps, in a folder under
@@ -60,8 +60,9 @@ def run_cell(preset: str, plan: dict, steps: int, warmup: int, work) -> dict:
     t0, d = time.perf_counter(), Path(tempfile.mkdtemp(dir=work))
     try:
         _, m = bench_arm(preset, d / "run", warmup + steps, [*plan["sets"], f"train.metrics_warmup={warmup}"])
-        r = dict(status="ok", **{k: m.get(k) for k in FIGURES}, compiled=m.get("compiled"),
-                 step_ms=[x["ms"] for x in read_log(d / "run" / "log.csv")])
+        log = read_log(d / "run" / "log.csv")
+        r = dict(status="ok", **{k: m.get(k) for k in FIGURES})
+        r.update(final_grad_norm=log[-1]["grad_norm"], compiled=m.get("compiled"), step_ms=[x["ms"] for x in log])
     except Exception as e:       # this cell fails; the benchmark goes on
         r = dict(status="failed", error=f"{type(e).__name__}: {' '.join(str(e).split())[:500]}")
     finally:

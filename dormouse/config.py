@@ -269,8 +269,8 @@ def validate(cfg: Config) -> Config:
         warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")
     if cfg.train.compile and cfg.train.compile_mode == "reduce-overhead" and cfg.train.accum > 1:
         raise ConfigError(f"train.compile_mode='reduce-overhead' needs train.accum=1 (it is {cfg.train.accum}): with accumulation "
-                          "a micro-batch read a CUDA graph's output that the next replay had overwritten (the throughput "
-                          "benchmark's record; torch's cudagraph trees hand a backward graph's output to .grad, pytorch/pytorch"
+                          "a micro-batch read a CUDA graph's output that the next replay had overwritten (the graphs cell at "
+                          "effective 256 in runs/bench_throughput/run.log; torch's cudagraph trees hand a backward graph's output to .grad, pytorch/pytorch"
                           "#169545); use train.compile_mode=default or a micro-batch of the whole batch")
     return cfg
 

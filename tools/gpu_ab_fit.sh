@@ -3,8 +3,8 @@
 # time left before END seconds (counted from CALL_T0, the call's start, else this script's) exceeds the longest run
 # so far (before the first: GUESS seconds) by 15 s, so that no run is cut off half done.
 #   export CALL_T0=$(date +%s); source tools/gpu_setup.sh; END=585 GUESS=260 bash tools/gpu_ab_fit.sh loop_offload loop_offload/1 loop_offload/2
-# GUESS from the records: a dormouse-1b run at 8 x 512 without checkpoints took 239-248 s (runs/loop_offload/*/seed*/run.json's
-# wall_s, session 7); the margin is for papermill's start.
+# GUESS from the records: a dormouse-1b run at 8 x 512 without checkpoints took 248 s and 239 s (run.json's wall_s of
+# runs/loop_offload/loop_offload/seed0 and no_offload/seed1); the margin is for papermill's start.
 set -u; exp=$1; shift; T0=${CALL_T0:-$(date +%s)}; END=${END:-585}; longest=${GUESS:-260}; i=0
 for r in "$@"; do
   left=$(( END - $(date +%s) + T0 ))
