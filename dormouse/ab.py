@@ -67,7 +67,7 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
     then = (lambda model, c: ood_bpb(model, c, ood, c.train.steps)) if ood else None
     m = train(cfg, out_dir, resume=True, save=checkpoints, then=then)
-    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # a finished run train returned as it was, never scored
+    if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # only a hand call on a finished folder never scored: `ab` removes metrics.json first
     m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
     write_json(Path(out_dir)/"metrics.json", m)
     return m
@@ -118,8 +118,8 @@ def _select(spec: Spec, only) -> set:
     return keep
 
 # %% ../nbs/4_experiments/42_ab.ipynb #e3cc094c
-def plan(spec: Spec, exp_dir, only=(), fresh: bool = False) -> list[Run]:
-    "Every arm × seed run of `spec` under `exp_dir` (narrowed by `only`), in spec order."
+def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = True) -> list[Run]:
+    "Every arm × seed run of `spec` under `exp_dir` (narrowed by `only`), in spec order; `checkpoints`: whether its runs write them."
     exp_dir, keep = Path(exp_dir), _select(spec, only)
     runs = []
     for arm in spec.arms:
@@ -129,7 +129,7 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False) -> list[Run]:
             params = dict(experiment=spec.name, arm=arm, seed=s, preset=spec.preset,
                           overrides=arm_overrides(spec, arm, s), root=os.path.relpath(Path.cwd().resolve(), d.resolve()), out_dir=".")
             if spec.ood: params["ood"] = spec.ood
-            runs.append(Run(arm, s, d, params))
+            runs.append(Run(arm, s, d, dict(params, checkpoints=checkpoints)))
     for r in runs:
         old = r.record.get("params")
         if not fresh and r.status == "ok" and old and (old.get("preset"), old.get("overrides")) != (r.params["preset"], r.params["overrides"]):
@@ -239,8 +239,7 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
     if len(set(gpus)) != len(gpus): raise ValueError(f"--gpus {','.join(gpus)} names a GPU twice")
     exp_dir.mkdir(parents=True, exist_ok=True)
     with _lock(exp_dir):
-        runs = plan(spec, exp_dir, only, fresh)
-        for r in runs: r.params["checkpoints"] = checkpoints
+        runs = plan(spec, exp_dir, only, fresh, checkpoints)
         _snapshot(spec, exp_dir)
         todo = [r for r in runs if fresh or r.status != "ok"]
         for r in todo:

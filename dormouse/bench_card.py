@@ -12,6 +12,7 @@ from pathlib import Path
 import torch
 from .bench_offload import largest_batch, pinned_bandwidth
 from .config import make_config
+from .memory import GiB
 from .model import build_model
 from .offload import Offloader
 from .optim import Optimizers, bank_state_bytes
@@ -19,11 +20,10 @@ from .records import write_manifest, write_json
 from .train import train_step
 
 # %% auto #0
-__all__ = ['GiB', 'CARD_GIB', 'LEVERS', 'OFFLOAD', 'CardArm', 'run', 'fits', 'largest_micro_batch', 'bench_card',
-           'add_card_bench_args', 'cli_bench_card']
+__all__ = ['CARD_GIB', 'LEVERS', 'OFFLOAD', 'CardArm', 'run', 'fits', 'largest_micro_batch', 'bench_card', 'add_card_bench_args',
+           'cli_bench_card']
 
 # %% ../nbs/3_training/32_bench_card.ipynb #a38137eb
-GiB = 2**30
 CARD_GIB = 15.0           # a 16 GB card less its CUDA context and display
 LEVERS = {                # name: settings over the preset
     "fp32": [],

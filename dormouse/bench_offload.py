@@ -13,16 +13,16 @@ from pathlib import Path
 import torch
 from fastcore.basics import patch
 from .config import make_config
+from .memory import GiB
 from .offload import Offloader, OffloadError
 from .records import write_manifest
 from .train import train_step
 
 # %% auto #0
-__all__ = ['GiB', 'METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
+__all__ = ['METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',
            'add_offload_bench_args', 'cli_bench_offload']
 
 # %% ../nbs/2_host_ram/26_bench_offload.ipynb #853b3e0f
-GiB = 2 ** 30
 # (name, block mode, transfer path): the methods of the table
 METHODS = [("none", "none", None), ("checkpoint", "checkpoint", None), ("save_on_cpu", "offload", "save_on_cpu"),
            ("ours sync", "offload", "sync"), ("ours pinned", "offload", "pinned"), ("ours both", "both", "pinned")]

@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from .config import ConfigError, make_config, to_dict
-from .data import DEFAULT_CORPUS
 from .memory import round_rows
-from .ngram import _pow2, ngram_survey, same_windows
 from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
@@ -228,6 +226,7 @@ def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
 # %% ../nbs/4_experiments/41_decision.ipynb #616d811a
 def _experiment_counts(exp_dir: Path, cfg, order: int) -> tuple[int, str]:
     "The experiment's distinct `order`-grams seen, and where they come from: the survey record beside it if it matches, else `ngram_survey`."
+    from dormouse.ngram import ngram_survey, same_windows      # here, not at the top: they bring torch, which reading records needs not
     ng = exp_dir.parent / "ngrams"
     if (ng / "ngrams.json").exists() and (ng / "manifest.json").exists():
         rec = json.loads((ng / "ngrams.json").read_text())
@@ -239,6 +238,7 @@ def _experiment_counts(exp_dir: Path, cfg, order: int) -> tuple[int, str]:
 
 def capacity_sizing(exp_dir, s: dict) -> dict:
     "Rows per order for the run of survey `s` at the heaviest load the capacity experiment in `exp_dir` measured inside its control's band."
+    from dormouse.data import DEFAULT_CORPUS
     exp_dir = Path(exp_dir)
     if not (exp_dir / "spec.yaml").exists(): raise SpecError(f"--capacity {exp_dir}: no experiment record there (no spec.yaml)")
     spec = load_spec(exp_dir / "spec.yaml")
@@ -263,6 +263,7 @@ def capacity_sizing(exp_dir, s: dict) -> dict:
 # %% ../nbs/4_experiments/41_decision.ipynb #2a678ccb
 def format_capacity(c: dict) -> str:
     "The sizing and its caveat, as lines under the survey's table."
+    from dormouse.ngram import _pow2
     n, flat = c["order"], c["first_out"] is None
     out = [f"capacity ({c['experiment']}, judged on {n}-grams): the heaviest load inside the control {c['control']}'s seed spread "
            f"[{c['band'][0]:.4f}, {c['band'][1]:.4f}] is {c['last_inside']}'s {c['load']:.4g} distinct {n}-grams per row "

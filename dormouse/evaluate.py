@@ -17,8 +17,8 @@ from .model import autocast, build_model
 from .checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
 
 # %% auto #0
-__all__ = ['pick_device', 'evaluate', 'eval_bytes_for', 'print_eval', 'restore', 'load_model', 'file_bytes', 'score_file',
-           'add_eval_args', 'cli_eval']
+__all__ = ['pick_device', 'evaluate', 'window_bytes', 'eval_bytes_for', 'print_eval', 'restore', 'load_model', 'file_bytes',
+           'score_file', 'add_eval_args', 'cli_eval']
 
 # %% ../nbs/1_model/13_evaluate.ipynb #56afd456
 def pick_device(name: str = "auto") -> torch.device:
@@ -44,9 +44,13 @@ def evaluate(model, corpus_heldout, n_bytes: int, seq_len: int, batch_size: int,
     finally: model.train(was)
     return dict(bpb=total / n / math.log(2), bytes=n)
 
+def window_bytes(tokens, seq_len: int) -> int:
+    "The predictable bytes of `tokens` in whole windows of `seq_len` (each window reads one byte more)."
+    return (len(tokens) - 1) // seq_len * seq_len
+
 def eval_bytes_for(heldout, want: int, seq_len: int) -> int:
     "`want` held-out bytes, or as many whole windows as the held-out part has (with a note)."
-    have = (len(heldout) - 1) // seq_len * seq_len
+    have = window_bytes(heldout, seq_len)
     if have < seq_len:
         raise ConfigError(f"the corpus's held-out part has {len(heldout):,} bytes, fewer than one window of {seq_len + 1}: "
                           "use a larger corpus, a larger data.heldout_frac or a smaller data.seq_len")
@@ -89,7 +93,7 @@ def score_file(model, cfg, path, n_bytes: int | None = None) -> dict:
     "BPB of `model` on the first `n_bytes` (None: all) of the file's bytes, capped to its whole windows: `dict(bpb, bytes, of_bytes)`."
     T = cfg.data.seq_len
     tokens = file_bytes(path, T)
-    r = evaluate(model, tokens, min(int(n_bytes or len(tokens)), (len(tokens) - 1) // T * T), T, cfg.data.batch_size)
+    r = evaluate(model, tokens, min(int(n_bytes or len(tokens)), window_bytes(tokens, T)), T, cfg.data.batch_size)
     return dict(r, of_bytes=len(tokens))
 
 # %% ../nbs/1_model/13_evaluate.ipynb #2bca9696
@@ -114,7 +118,7 @@ def cli_eval(args):
     T = cfg.data.seq_len
     if args.data: tokens, label = file_bytes(args.data, T, "--data"), str(Path(args.data))
     else: tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
-    avail = (len(tokens) - 1) // T * T
+    avail = window_bytes(tokens, T)
     n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
     r = evaluate(model, tokens, n, T, cfg.data.batch_size)
     r.update(ckpt=str(c), step=step, data=label, of_bytes=len(tokens))

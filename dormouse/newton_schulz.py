@@ -104,7 +104,7 @@ def ns_schedule(ns_coefficients, ns_steps: int) -> list[tuple]:
         return [tuple(ns_coefficients)] * ns_steps
     if ns_steps != len(ns_coefficients):   # a schedule cut short is not the one made for fewer steps
         raise ValueError(f"ns_steps {ns_steps}: this schedule is made for {len(ns_coefficients)} steps")
-    return [tuple(t) for t in ns_coefficients[:ns_steps]]
+    return [tuple(t) for t in ns_coefficients]
 
 # %% ../nbs/1_model/14_newton_schulz.ipynb #902e2dad
 def zeropower_symmetric(g: torch.Tensor, ns_coefficients, ns_steps: int = 5, eps: float = 1e-7, dtype=torch.bfloat16):

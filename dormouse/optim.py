@@ -53,11 +53,12 @@ def _optimal_quintic(l: float, u: float) -> tuple:
     return float(a), float(b), float(c)
 
 _PE_NORM = 1.01   # the paper's code normalises X by 1.01 times its Frobenius norm
+_PE_LOW, _PE_SAFETY, _PE_CUSHION = 1e-3, 0.02, 0.02   # its smallest singular value assumed, safety factor and cushion
 
 @functools.cache
-def polar_express(steps: int = 5, l: float = 1e-3, safety: float = 0.02, cushion: float = 0.02) -> tuple:
+def polar_express(steps: int = 5) -> tuple:
     "Polar Express's `(a, b, c)` for each of `steps` iterations on `X / ‖X‖_F` (the 1.01 folded into the first)."
-    u, out = 1.0, []
+    u, out, l, safety, cushion = 1.0, [], _PE_LOW, _PE_SAFETY, _PE_CUSHION
     for i in range(steps):
         abc = _optimal_quintic(max(l, cushion * u), u)
         if cushion * u > l: k = 2 / (_odd5(abc, l) + _odd5(abc, u)); abc = tuple(k * x for x in abc)   # re-centre on 1
@@ -354,12 +355,12 @@ def newton_schulz_flops(shape, ns_steps: int = 5) -> int:
     A, B = sorted(shape[-2:])
     return ns_steps * (4 * A * A * B + 2 * A ** 3)
 
-def optimizer_flops(model, ns_steps: int = 5, bank_ns_steps: int | None = None) -> int:
-    """Newton–Schulz FLOPs of one optimizer step of `model`: its Muon matrices (`ns_steps` iterations, torch.optim.Muon's)
-    and every expert of its banks (`bank_ns_steps`, `optim.ns_steps`; default `ns_steps`)."""
-    groups, bank = split_params(model), ns_steps if bank_ns_steps is None else bank_ns_steps
-    return (sum(newton_schulz_flops(p.shape, ns_steps) for _, p in groups["muon"])
-            + sum(p.shape[0] * newton_schulz_flops(p.shape, bank) for _, p in groups["bank"]))
+def optimizer_flops(model, bank_ns_steps: int = 5) -> int:
+    """Newton–Schulz FLOPs of one optimizer step of `model`: its Muon matrices (torch.optim.Muon's five iterations)
+    and every expert of its banks (`bank_ns_steps`: `optim.ns_steps`)."""
+    groups = split_params(model)
+    return (sum(newton_schulz_flops(p.shape) for _, p in groups["muon"])
+            + sum(p.shape[0] * newton_schulz_flops(p.shape, bank_ns_steps) for _, p in groups["bank"]))
 
 # %% ../nbs/1_model/11_optim.ipynb #99673468
 def lr_factor(step: int, total: int, o: OptimConfig) -> float:
