@@ -50,8 +50,10 @@ def score_ood(out_dir, ood: dict) -> dict:
     "`ood_bpb` of the run's final checkpoint (for a run that finished before it was scored)."
     import gc, torch
     from dormouse.evaluate import load_model
+    from dormouse.train import repeatable
     model, cfg, step, _ = load_model(out_dir)
-    try: return ood_bpb(model, cfg, ood, step)
+    try:
+        with repeatable(cfg.train.deterministic): return ood_bpb(model, cfg, ood, step)   # the kernels the run trained with
     finally:
         del model; gc.collect()
         if torch.cuda.is_available(): torch.cuda.empty_cache()
@@ -285,13 +287,14 @@ def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | No
 
 # %% ../nbs/4_experiments/42_ab.ipynb #b4e1af2c
 def gpu_ids(text: str | None) -> list[str]:
-    "`--gpus`: `0,1` -> ['0', '1']; `all` -> every GPU torch sees; None -> []."
+    "`--gpus`: `0,1` -> ['0', '1']; `all` -> every GPU torch sees, named as this process's CUDA_VISIBLE_DEVICES names them; None -> []."
     if not text: return []
     if text == "all":
         import torch
         n = torch.cuda.device_count()
         if not n: raise ValueError("--gpus all: torch sees no GPU here")
-        return [str(i) for i in range(n)]
+        seen = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+        return seen[:n] if seen else [str(i) for i in range(n)]   # a child's CUDA_VISIBLE_DEVICES names the machine's GPUs
     ids = [t.strip() for t in text.split(",")]
     if not all(i.isdigit() for i in ids): raise ValueError(f"--gpus {text!r}: give GPU numbers like 0,1 (or all)")
     return ids

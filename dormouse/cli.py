@@ -68,11 +68,12 @@ def cli_ngrams(args):
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):   # --json prints JSON only
         s = ngram_survey(cfg, rows, args.target)      # (building the corpus says so)
         cap = capacity_sizing(args.capacity, s) if args.capacity else None
-    if args.json: print(json.dumps(dict(s, capacity=cap) if cap else s, indent=1))
+    rec = dict(s, capacity=cap) if cap else s          # what the command found, printed and recorded alike
+    if args.json: print(json.dumps(rec, indent=1))
     else: print(format_ngram_survey(s) + (f"\n\n{format_capacity(cap)}" if cap else ""))
     if args.out:
         out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-        (out / "ngrams.json").write_text(json.dumps(s, indent=1) + "\n")
+        (out / "ngrams.json").write_text(json.dumps(rec, indent=1) + "\n")
         _ngram_csv(s, out / "ngrams.csv")
         write_manifest(out, device="cpu", config=to_dict(cfg))
 

@@ -120,7 +120,8 @@ def cli_eval(args):
     else: tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
     avail = window_bytes(tokens, T)
     n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
-    r = evaluate(model, tokens, n, T, cfg.data.batch_size)
+    from dormouse.train import repeatable          # here: the training chapter imports this one
+    with repeatable(cfg.train.deterministic): r = evaluate(model, tokens, n, T, cfg.data.batch_size)   # the run's own kernels
     r.update(ckpt=str(c), step=step, data=label, of_bytes=len(tokens))
     if args.json: print(json.dumps(r)); return
     more = f"; --bytes {avail} scores all of it" if n < avail else ""

@@ -254,8 +254,6 @@ def load_state_dict(self: BankMuon, sd: dict):
         if got != self.state_kind.split("-")[0]:
             raise ValueError(f"BankMuon: the state holds {got} momentum, this optimizer keeps {self.state_kind} (optim.bank_state)")
     Optimizer.load_state_dict(self, sd)
-    for group in self.param_groups:   # the schedule is the run's choice (optim.ns_method, ns_steps), not state to restore
-        group.update(ns_coefficients=self.defaults["ns_coefficients"], ns_steps=self.defaults["ns_steps"])
     ps = [p for group in self.param_groups for p in group["params"]]
     host = self.state_kind == "int8-host"
     for i, st in sd["state"].items():
@@ -427,9 +425,13 @@ def state_dict(self: Optimizers) -> dict: return {k: opt.state_dict() for k, opt
 
 @patch
 def load_state_dict(self: Optimizers, sd: dict):
+    "Each optimizer's saved state; its settings (learning rates, momentum, weight decay, betas, Newton–Schulz schedule) stay the run's."
     if set(sd) != set(self.opts):
         raise ValueError(f"optimizer state has {sorted(sd)}, this model needs {sorted(self.opts)}")
-    for k, opt in self.opts.items(): opt.load_state_dict(sd[k])
+    for k, opt in self.opts.items():
+        settings = [{n: v for n, v in g.items() if n != "params"} for g in opt.param_groups]
+        opt.load_state_dict(sd[k])                      # torch brings back the saved groups' settings too
+        for g, s in zip(opt.param_groups, settings): g.update(s)
 
 # %% ../nbs/1_model/11_optim.ipynb #533d2cd0
 def bank_state_bytes(model, opt: Optimizers) -> dict:

@@ -118,7 +118,8 @@ def seed_everything(seed: int):
 
 @contextlib.contextmanager
 def repeatable(on: bool = True):
-    """With `on`, the block runs with torch's deterministic algorithms, then the previous setting is back.
+    """With `on`, the block runs with torch's deterministic algorithms, then the previous setting is back
+    (`CUBLAS_WORKSPACE_CONFIG`, set if unset, stays: cuBLAS reads it once, when it starts).
     Seeds alone don't make two CUDA runs equal: kernels that add with atomics (attention's backward
     among them) sum in whatever order the threads arrive, and a last-bit difference grows."""
     if not on: yield; return
@@ -345,11 +346,16 @@ def diverged(self: _Run, what: str, value: float, step: int, window: tuple):
 
 # %% ../nbs/3_training/30_train.ipynb #9fed0d29
 @patch
+def eager(self: _Run):
+    "Compiled blocks run eagerly inside: what scores the model gives the number `dormouse eval` gives its checkpoint."
+    return torch.compiler.set_stance("force_eager") if self.compiled else contextlib.nullcontext()
+
+@patch
 def eval_heldout(self: _Run, step: int):
     """Held-out BPB now (the queued steps read back first), printed and added to the eval history (which every
-    checkpoint keeps). Compiled blocks run eagerly here: the number is the one `dormouse eval` gives the checkpoint."""
+    checkpoint keeps), with the compiled blocks run eagerly (`eager`)."""
     self.flush()
-    with torch.compiler.set_stance("force_eager") if self.compiled else contextlib.nullcontext():
+    with self.eager():
         r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
     print_eval(step, r)
     self.evals.append(dict(step=step, **r))
@@ -464,7 +470,9 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
             with contextlib.nullcontext() if existed else run_lock(out):
                 if existed: announce(out)
                 m = _loop(run.open())
-                if then is not None: m.update(then(run.model, cfg)); write_json(out / "metrics.json", m)
+                if then is not None:
+                    with run.eager(): m.update(then(run.model, cfg))
+                    write_json(out / "metrics.json", m)
                 return m
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
