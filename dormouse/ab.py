@@ -185,12 +185,15 @@ def _command(run: Run, engine: str, template: Path | None = None) -> list[str]:
     args = dict(input_path=os.path.relpath(template.resolve(), run.dir.resolve()), output_path="run.ipynb", parameters=run.params)
     return [sys.executable, "-c", _PM, json.dumps(args)]
 
-def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None, gpu: str | None = None) -> dict:
-    "Run one arm × seed in its folder (on GPU `gpu` alone, if given); returns its record (also written to `run.json`)."
+def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None, gpu: str | None = None,
+            sharing: int | None = None) -> dict:
+    """Run one arm × seed in its folder (on GPU `gpu` alone, if given; `sharing`: how many runs share its GPU at most);
+    returns its record (also written to `run.json`)."""
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
                engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
     if gpu is not None: rec["gpu"] = gpu
+    if sharing is not None: rec["sharing"] = sharing    # matched-time comparisons need runs that had their GPU alone
     write_json(run.dir/"run.json", rec)
     (run.dir/"metrics.json").unlink(missing_ok=True)  # a stale one must not pass for this run's
     t0, cmd, env = time.time(), _command(run, engine, template), dict(os.environ)
@@ -253,7 +256,7 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
         for g in gpus or [None] * max(1, n): free.put(g)   # None: no GPU of its own, a slot of --parallel
         def on_a_gpu(r):   # take a free GPU (or slot), give it back when the run ends
             g = free.get()
-            try: return execute(r, engine, None, threads, g)
+            try: return execute(r, engine, None, threads, g, 1 if gpus else min(max(1, n), len(todo)))
             finally: free.put(g)
         with ThreadPoolExecutor(max(1, n)) as ex:
             futs = {ex.submit(on_a_gpu, r): r for r in todo}

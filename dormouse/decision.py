@@ -14,9 +14,9 @@ from .memory import round_rows
 from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'bpb_at_matched_time',
-           'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'record_gaps', 'capacity_sizing',
-           'format_capacity']
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once',
+           'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'record_gaps',
+           'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -39,7 +39,7 @@ def load_runs(exp_dir, spec: Spec | None = None):
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {}
             st = rec.get("status", "missing")
             m = json.loads((d/"metrics.json").read_text()) if st == "ok" and (d/"metrics.json").exists() else {}
-            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"))
+            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"), sharing=rec.get("sharing"))
             row.update({k: m.get(k) for k in SCALARS})
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
             rows.append(row)
@@ -151,6 +151,12 @@ def bpb_by_time(logs, evals):
     clock = logs[["arm", "seed", "step"]].assign(train_s=logs.groupby(["arm", "seed"])["ms"].cumsum() / 1e3)
     start = evals[evals.step == 0].assign(train_s=0.0)
     return pd.concat([start, evals[evals.step > 0].merge(clock, on=["arm", "seed", "step"], how="inner")], ignore_index=True)
+
+def runs_at_once(spec: Spec, runs) -> int:
+    "The most runs that shared one GPU: what the runs recorded (`run.json`'s `sharing`), the spec's `parallel` for runs that did not."
+    import pandas as pd
+    v = pd.to_numeric(runs["sharing"], errors="coerce").fillna(spec.parallel) if len(runs) and "sharing" in runs else []
+    return int(v.max()) if len(v) else spec.parallel
 
 def bpb_at_matched_time(timed, parallel: int = 1) -> "pd.DataFrame | None":
     """Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time.
