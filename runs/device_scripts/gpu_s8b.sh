@@ -8,6 +8,6 @@ mkdir -p $OUT/ns $OUT/check
 timeout 100 python3 tests/dormouse_cli.py bench ns --out $OUT/ns --impls torch \
   --schedules quintic:5,quintic:4,quintic:3,polar_express:5,polar_express:4,polar_express:3 2>&1 | tee $OUT/ns/run.log | tail -20
 left=$(( 585 - $(date +%s) + CALL_T0 )); echo "30_train: ${left}s left"
-timeout $left nbdev-test --flags gpu --path nbs/3_training/30_train.ipynb 2>&1 | tee $OUT/check/nb30_gpu.log | tail -30
+timeout $left nbdev-test --flags gpu --do-print nbs/3_training/30_train.ipynb 2>&1 | tee $OUT/check/nb30_gpu.log | tail -30
 echo "30_train rc=${PIPESTATUS[0]}"
 (cd $OUT && tar czf ns_check.tgz ns check && rm -rf ns check); ls -laR $OUT
