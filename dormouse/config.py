@@ -57,6 +57,7 @@ class EngramConfig:
     mode: str = "host"          # "device": a parameter on the GPU; "host": plain CPU fp32 tables
     gate: bool = True           # learned gate on the projected rows (ablation switch)
     lr: float = 0.05            # host/device sparse-row optimiser step size
+    lr_schedule: str = "constant"  # "constant": engram.lr every step; "follow": times the backbone's schedule (optim.*)
     momentum: float = 0.9       # Nesterov momentum of that optimiser
     sinkhorn_every: int = 4     # normalise the update block with Sinkhorn passes every Nth step (0: never)
     sinkhorn_passes: int = 2    # row+column L1 passes
@@ -125,6 +126,7 @@ class Config:
 CHOICES = {
     "model.balance": ("bias", "aux"),
     "engram.mode": ("device", "host"),
+    "engram.lr_schedule": ("constant", "follow"),
     "engram.host_pages": ("2m", "1g", "4k"),
     "offload.moe": ("none", "checkpoint", "offload", "both"),
     "offload.loop": ("none", "checkpoint", "offload", "both"),

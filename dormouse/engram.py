@@ -77,6 +77,7 @@ class Engram(nn.Module):
         self.t = 0                          # updates applied (the Sinkhorn phase)
         self._pending, self._metrics, self._pinned = [], {}, {}
         self.last_update = {}               # the figures of the latest finished update (see `momentum_update`)
+        self.lr_factor = None               # step -> multiplier of engram.lr (the run sets it for engram.lr_schedule=follow)
         self.server = None                  # a row server consulted by every forward (see `serve`)
         self._layout, self._hugepages = layout, PAGES[ecfg.host_pages] if hugepages is None else hugepages
         if ecfg.mode == "host":
@@ -183,8 +184,13 @@ def forward(self: Engram, x: torch.Tensor) -> torch.Tensor:
 # %% ../nbs/2_host_ram/22_engram.ipynb #867c0e3b
 @patch
 def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu=None, step: int | None = None) -> dict:
-    """Apply the update rule (update number `self.t + 1`) to rows `ids` with grads `grad [U, dim]`; its
-    figures, recorded under training step `step` as `last_update`, are returned."""
+    """Apply the update rule (update number `self.t + 1`) to rows `ids` with grads `grad [U, dim]`, at `engram.lr`
+    times `self.lr_factor(step)` where the run set one; its figures, recorded under training step `step` as
+    `last_update`, are returned."""
+    lr = self.ecfg.lr
+    if self.lr_factor is not None:
+        if step is None: raise ValueError("engram.lr_schedule='follow' scales each update by its training step's factor: pass step")
+        lr = lr * self.lr_factor(step)
     k = self.t + 1
     sink = is_sinkhorn_step(k, self.ecfg.sinkhorn_every)
     t0 = time.perf_counter()
@@ -196,12 +202,12 @@ def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu
             d2h = grad.numel() * 4 + (0 if ids_cpu is not None else ids.numel() * 8)
         else: g = grad.detach()
         ids = ids_cpu if ids_cpu is not None else ids.cpu()
-        self.store.momentum_update(ids, g, sink, self.ecfg.lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
+        self.store.momentum_update(ids, g, sink, lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
     else:
-        self.store.momentum_update(ids, grad.detach(), sink, self.ecfg.lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
+        self.store.momentum_update(ids, grad.detach(), sink, lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
     self.t = k
     # one new dict, assigned at once: a reader on another thread sees a whole record, never a mix
-    self.last_update = rec = dict(step=step, update_ms=(time.perf_counter() - t0) * 1e3, d2h_bytes=d2h, sinkhorn=sink)
+    self.last_update = rec = dict(step=step, update_ms=(time.perf_counter() - t0) * 1e3, d2h_bytes=d2h, sinkhorn=sink, lr=lr)
     return rec
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #4cb61817

@@ -204,6 +204,8 @@ class _Run:
         if self.device.type == "cuda": torch.set_float32_matmul_precision("high")
         seed_everything(self.train_cfg.seed)
         self.model = build_model(cfg, self.device)
+        if self.model.engram is not None and cfg.engram.lr_schedule == "follow":   # the tables' rate times the backbone's factor
+            self.model.engram.lr_factor = lambda step: lr_factor(step - 1, self.steps, cfg.optim)    # step: the update's 1-based label
         self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
         self.opt = Optimizers(self.model, cfg.optim)
         self.start, self.evals, self.segments, changes = 0, [], [], []
