@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from fastcore.basics import patch
-from .config import ConfigError, make_config
+from .config import ConfigError, _deep_merge, make_config
 from .records import git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
-from .spec import Spec, SpecError, _deep_merge, arm_overrides, load_spec
+from .spec import Spec, SpecError, arm_overrides, load_spec
 from .decision import decide, load_runs
 
 # %% auto #0

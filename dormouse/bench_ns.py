@@ -18,7 +18,7 @@ from .optim import NS_COEFFICIENTS, NS_IMPLS, NS_METHODS, bank_chunk, newton_sch
 from .records import write_json, write_manifest
 
 # %% auto #0
-__all__ = ['bank_shapes', 'bank_ns', 'bench_ns', 'add_ns_bench_args', 'schedule_times', 'cli_bench_ns']
+__all__ = ['bank_shapes', 'bank_ns', 'bench_ns', 'add_ns_bench_args', 'rows_frame', 'schedule_times', 'cli_bench_ns']
 
 # %% ../nbs/1_model/15_bench_ns.ipynb #35934c7c
 def bank_shapes(preset: str = "dormouse-1b") -> dict:
@@ -116,13 +116,16 @@ def _schedules(text: str) -> tuple:
     if len(set(out)) < len(out): raise ValueError(f"--schedules: {text!r} names a schedule twice")
     return tuple(out)
 
+def rows_frame(rec: dict):
+    "A record's rows as a DataFrame; runs made before other schedules were timed ran today's (quintic, 5)."
+    import pandas as pd
+    df = pd.DataFrame(rec["rows"])
+    return df if "ns_method" in df else df.assign(ns_method="quintic", ns_steps=5)
+
 def schedule_times(rec: dict):
     """A record's times: one row per bank, implementation and schedule, median ms (min, max) and `vs_today`, the ms
     over today's five quintic steps with the same implementation (NaN where the run did not time those)."""
-    import pandas as pd
-    df = pd.DataFrame(rec["rows"])
-    if "ns_method" not in df: df = df.assign(ns_method="quintic", ns_steps=5)     # runs before other schedules were timed
-    df = df[["bank", "impl", "ns_method", "ns_steps", "ms", "ms_min", "ms_max"]].copy()
+    df = rows_frame(rec)[["bank", "impl", "ns_method", "ns_steps", "ms", "ms_min", "ms_max"]].copy()
     today = df[(df.ns_method == "quintic") & (df.ns_steps == 5)].set_index(["bank", "impl"]).ms
     df["vs_today"] = [ms / today.get((b, i), float("nan")) for b, i, ms in zip(df.bank, df.impl, df.ms)]
     return df

@@ -166,20 +166,22 @@ PRESETS = {
         "train": {"steps": 2000, "eval_bytes": 1 << 18, "log_every": 50},
     },
 }
-def _variant(base: str, changes: dict) -> dict:
-    "A copy of preset `base` with `changes` merged in, section by section."
-    out = copy.deepcopy(PRESETS[base])
-    for section, values in changes.items(): out.setdefault(section, {}).update(values)
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    "`a` updated by `b`, nested mappings merged key by key; neither input changes."
+    out = copy.deepcopy(a)
+    for k, v in (b or {}).items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
     return out
 
 # the target card (16 GB, sm_120): the bank split into bf16 + low bits, 8-bit bank momentum, micro-batches of 32
 # (below the largest that trains under the card's cap in the card benchmark's record) accumulated twice: 64 x 512 bytes per step
-PRESETS["dormouse-1b-16g"] = _variant("dormouse-1b", {"data": {"batch_size": 32}, "train": {"accum": 2},
-                                                      "optim": {"bank_dtype": "split", "bank_state": "int8"}})
+PRESETS["dormouse-1b-16g"] = _deep_merge(PRESETS["dormouse-1b"], {"data": {"batch_size": 32}, "train": {"accum": 2},
+                                                          "optim": {"bank_dtype": "split", "bank_state": "int8"}})
 # one H200-class GPU (141 GB): what the throughput benchmark's accumulation curve picks (runs/bench_throughput/, checked
 # against its record in the throughput chapter): 256 x 512 bytes per optimizer step in one micro-batch, compiled blocks
 for _base in ("small", "dormouse-1b"):
-    PRESETS[f"{_base}-h200"] = _variant(_base, {"data": {"batch_size": 256}, "train": {"accum": 1, "compile": True}})
+    PRESETS[f"{_base}-h200"] = _deep_merge(PRESETS[_base], {"data": {"batch_size": 256}, "train": {"accum": 1, "compile": True}})
 
 # %% ../nbs/0_foundations/00_config.ipynb #94cda551
 def parse_count(s) -> int:

@@ -77,7 +77,7 @@ class Engram(nn.Module):
         self.t = 0                          # updates applied (the Sinkhorn phase)
         self._pending, self._metrics, self._pinned = [], {}, {}
         self.last_update = {}               # the figures of the latest finished update (see `momentum_update`)
-        self.lr_factor = None               # step -> multiplier of engram.lr (the run sets it for engram.lr_schedule=follow)
+        self.lr_factor = None               # 1-based optimizer step -> multiplier of engram.lr (set by the run: engram.lr_schedule=follow)
         self.server = None                  # a row server consulted by every forward (see `serve`)
         self._layout, self._hugepages = layout, PAGES[ecfg.host_pages] if hugepages is None else hugepages
         if ecfg.mode == "host":

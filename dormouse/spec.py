@@ -7,11 +7,11 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/spec.html.md"""
 
 # %% ../nbs/4_experiments/40_spec.ipynb #5669f52d
 from __future__ import annotations
-import copy, os, re
+import os, re
 from dataclasses import dataclass, field
 from pathlib import Path
 import yaml
-from .config import ConfigError, make_config
+from .config import ConfigError, _deep_merge, make_config
 
 # %% auto #0
 __all__ = ['EXAMPLE', 'RULES', 'SPEC_FIELDS', 'SpecError', 'Gate', 'Spec', 'arm_overrides', 'load_spec']
@@ -108,13 +108,6 @@ class Spec:
     text: str = ""   # the file as written (the snapshot kept beside the runs)
 
 # %% ../nbs/4_experiments/40_spec.ipynb #a299aab0
-def _deep_merge(a: dict, b: dict) -> dict:
-    "`a` updated by `b`, nested mappings merged key by key; neither input changes."
-    out = copy.deepcopy(a)
-    for k, v in (b or {}).items():
-        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
-    return out
-
 def arm_overrides(spec: Spec, arm: str, seed: int) -> dict:
     "The overrides of `spec.preset` that make run `arm` × `seed`."
     train = {k: v for k, v in (("steps", spec.steps), ("eval_bytes", spec.eval_bytes), ("eval_every", spec.eval_every)) if v is not None}

@@ -205,7 +205,8 @@ class _Run:
         seed_everything(self.train_cfg.seed)
         self.model = build_model(cfg, self.device)
         if self.model.engram is not None and cfg.engram.lr_schedule == "follow":   # the tables' rate times the backbone's factor
-            self.model.engram.lr_factor = lambda step: lr_factor(step - 1, self.steps, cfg.optim)    # step: the update's 1-based label
+            steps, o = self.steps, cfg.optim                                       # not `self`: the model would hold the run
+            self.model.engram.lr_factor = lambda step: lr_factor(step - 1, steps, o)   # step: the update's 1-based label
         self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
         self.opt = Optimizers(self.model, cfg.optim)
         self.start, self.evals, self.segments, changes = 0, [], [], []
@@ -408,7 +409,8 @@ def finish(self: _Run, status: str) -> dict:
                         peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
                         peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,
                         evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
-                        segments=segments, wall_s=sum(s["wall_s"] for s in segments))
+                        segments=segments, wall_s=sum(s["wall_s"] for s in segments),
+                        engram_lr_last=self.model.engram.last_update.get("lr") if self.model.engram is not None else None)
     last = self.evals[-1] if self.evals else {}
     self.metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
     write_json(self.out / "metrics.json", self.metrics)
