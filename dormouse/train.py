@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .config import Config, ConfigError, make_config, to_dict
+from .config import PRESETS, Config, ConfigError, make_config, to_dict
 from .data import load_corpus, batch_at
 from .model import autocast, build_model, count_params
 from .offload import Offloader
@@ -481,7 +481,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
 
 # %% ../nbs/3_training/30_train.ipynb #ef217d19
 def add_train_args(p):
-    p.add_argument("--preset", default=None, help="tiny, small or dormouse-1b (default: the config file's preset, else tiny)")
+    p.add_argument("--preset", default=None, help=f"one of {', '.join(PRESETS)} (default: the config file's preset, else tiny)")
     p.add_argument("--config", default=None, help="YAML file applied over the preset")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one key, e.g. train.steps=100 (repeatable)")
     p.add_argument("--out", required=True, help="run directory: log.csv, metrics.json, ckpt/ (resumed when present)")
