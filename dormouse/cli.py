@@ -151,7 +151,7 @@ def make_parser() -> argparse.ArgumentParser:
     return ap
 
 # what bad input raises: the message names the key or file and the fix, so the user sees one line
-USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged,
+USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged, train.OutOfDeviceMemory,
                SpecError)
 
 def main(argv=None):

@@ -25,12 +25,16 @@ from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
 
 # %% auto #0
-__all__ = ['FREE_KEYS', 'TrainingDiverged', 'StepLog', 'read_log', 'train_step', 'seed_everything', 'repeatable',
-           'config_changes', 'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args', 'cli_train']
+__all__ = ['FREE_KEYS', 'TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'train_step', 'seed_everything',
+           'repeatable', 'config_changes', 'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args',
+           'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
     "The loss or gradient norm became NaN or inf; the run stopped and its last checkpoint is the last good one."
+
+class OutOfDeviceMemory(MemoryError):
+    "The accelerator ran out of memory; the run stopped, and its checkpoints are intact (the message names the last)."
 
 # %% ../nbs/3_training/30_train.ipynb #65b75b2a
 class StepLog:
@@ -416,27 +420,50 @@ def finish(self: _Run, status: str) -> dict:
     write_json(self.out / "metrics.json", self.metrics)
     return self.metrics
 
+# %% ../nbs/3_training/30_train.ipynb #oom0code1
+@patch
+def out_of_memory(self: _Run, where: str, e: Exception) -> str:
+    "What ran out, where, what the device holds, what was kept, and what needs less memory: one message."
+    b, k, cuda = self.batch_size, self.accum, self.device.type == "cuda"
+    have = (f"; this GPU has {torch.cuda.get_device_properties(self.device).total_memory / 2**30:.1f} GiB, of which the run "
+            f"had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB") if cuda else ""
+    ckpt = latest_checkpoint(self.ckroot) if self.ckroot.exists() else None
+    smaller = f"data.batch_size={b // 2} train.accum={2 * k} (the same {b * k} rows per step)" if b > 1 else "a micro-batch of 1 already"
+    return (f"out of {self.device.type} memory at {where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} bytes, "
+            f"{k} per optimizer step{have}). Nothing was lost: the last checkpoint is "
+            f"{ckpt if ckpt is not None else 'none (no checkpoint was written)'}. What needs less memory: {smaller}; activation "
+            f"offload (offload.loop, offload.moe); the 16 GB card's bank levers (optim.bank_dtype=split, optim.bank_state=int8, "
+            f"as preset dormouse-1b-16g sets them). A resume with another micro-batch needs --allow-change. "
+            f"(torch: {' '.join(str(e).split())[:160]})")
+
 # %% ../nbs/3_training/30_train.ipynb #2004cc7a
 def _loop(run: _Run) -> dict:
     "Step `run` to its end: evaluations, checkpoints, the progress bar; its metrics."
     train_cfg, steps = run.train_cfg, run.steps
+    where = f"the evaluation at step {run.start}"
     try:
         if run.start == 0: run.eval_heldout(0)
         run.model.train()
         bar = tqdm(range(run.start, steps), initial=run.start, total=steps, disable=not train_cfg.progress, file=sys.stderr,
                    desc=run.cfg.preset, dynamic_ncols=True, mininterval=1.0)
         for s in bar:
+            where = f"step {s + 1}"
             run.step(s)
             run.after_step(s + 1)                 # at log steps: the steps since the last read, read back and checked
             row = run.last_row
             if train_cfg.progress and row is not None and row["step"] == s + 1:
                 bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr_factor']:.3f}", ms=f"{row['ms']:.0f}", refresh=False)
         bar.close()
+        where = f"the evaluation at step {steps}"
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
         if run.save and run.start < steps: run.checkpoint(steps)
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
         raise
+    except torch.OutOfMemoryError as e:
+        msg = run.out_of_memory(where, e)
+        run.metrics["error"] = msg; run.finish("out_of_memory"); run.log.close()
+        raise OutOfDeviceMemory(msg) from None
     finally:
         if run.pipeline is not None: run.pipeline.close()
     run.log.close()
