@@ -456,6 +456,7 @@ def _loop(run: _Run) -> dict:
         bar.close()
         where = f"the evaluation at step {steps}"
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
+        where = f"the checkpoint at step {steps}"
         if run.save and run.start < steps: run.checkpoint(steps)
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
