@@ -428,13 +428,16 @@ def out_of_memory(self: _Run, where: str, e: Exception) -> str:
     have = (f"; this GPU has {torch.cuda.get_device_properties(self.device).total_memory / 2**30:.1f} GiB, of which the run "
             f"had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB") if cuda else ""
     ckpt = latest_checkpoint(self.ckroot) if self.ckroot.exists() else None
-    smaller = f"data.batch_size={b // 2} train.accum={2 * k} (the same {b * k} rows per step)" if b > 1 else "a micro-batch of 1 already"
+    off, o = self.cfg.offload, self.cfg.optim
+    levers = [f"data.batch_size={b // 2} train.accum={2 * k} (the same {b * k} rows per step)"] if b > 1 else []
+    levers += [f"activation offload (offload.{n}=both)" for n in ("loop", "moe") if getattr(off, n) != "both"]
+    if o.bank_dtype != "split" or o.bank_state == "fp32":   # the levers not yet taken only
+        levers.append("the 16 GB card's bank levers (optim.bank_dtype=split, optim.bank_state=int8, as preset dormouse-1b-16g sets them)")
     return (f"out of {self.device.type} memory at {where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} bytes, "
             f"{k} per optimizer step{have}). Nothing was lost: the last checkpoint is "
-            f"{ckpt if ckpt is not None else 'none (no checkpoint was written)'}. What needs less memory: {smaller}; activation "
-            f"offload (offload.loop, offload.moe); the 16 GB card's bank levers (optim.bank_dtype=split, optim.bank_state=int8, "
-            f"as preset dormouse-1b-16g sets them). A resume with another micro-batch needs --allow-change. "
-            f"(torch: {' '.join(str(e).split())[:160]})")
+            f"{ckpt if ckpt is not None else 'none (no checkpoint was written)'}. What needs less memory: "
+            f"{'; '.join(levers) or 'none of the levers is left: a smaller model'}. A resume with another micro-batch needs "
+            f"--allow-change. (torch: {' '.join(str(e).split())[:160]})")
 
 # %% ../nbs/3_training/30_train.ipynb #2004cc7a
 def _loop(run: _Run) -> dict:
