@@ -238,6 +238,7 @@ def open(self: _Run):
     self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
     self.compiled = compile_blocks(model, cfg.offload, train_cfg.compile_mode) if train_cfg.compile else []
     self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
+    self.where = f"the start at step {self.start}"   # what runs now, for an out-of-memory message (`step`, `eval_heldout`, `checkpoint`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
     self.pipeline = None
     if model.engram is not None and cfg.engram.prefetch and model.engram.mode == "host":
@@ -303,6 +304,7 @@ class PhaseClock:
 @patch
 def step(self: _Run, s: int):
     "Queue (0-based) step `s` on the device without waiting for it; `flush` reads it back and logs it."
+    self.where = f"step {s + 1}"                 # what an out-of-memory message names
     factor = lr_factor(s, self.steps, self.cfg.optim); self.opt.set_lr(factor)
     first, end = s * self.accum, self.steps * self.accum           # the step's micro-batches: first + m
     if self.pipeline is not None: micro = lambda m: self.pipeline.batch(first + m, first + m + 1 if first + m + 1 < end else None)
@@ -345,11 +347,15 @@ def flush(self: _Run) -> list[dict]:
 def diverged(self: _Run, what: str, value: float, step: int, window: tuple):
     "Stop the run: `what` was `value` at `step`, found when the steps `window` (first, last) were read back."
     first, last = window
-    ckpt = latest_checkpoint(self.ckroot) if self.ckroot.exists() else None
     applied = f"step {step} was" if step == last else f"steps {step}–{last} were"
     raise TrainingDiverged(f"{what} is {value} at step {step} (the check of steps {first}–{last}): stopping. "
                            f"The weights in memory, to which {applied} applied, are not saved; "
-                           f"the last good checkpoint is {ckpt or 'none (no checkpoint was written)'}")
+                           f"the last good checkpoint is {self.last_kept()}")
+
+@patch
+def last_kept(self: _Run) -> str:
+    "The run's latest checkpoint, as a message names it."
+    return str(latest_checkpoint(self.ckroot) or "none (no checkpoint was written: the same command starts over)")
 
 # %% ../nbs/3_training/30_train.ipynb #9fed0d29
 @patch
@@ -361,6 +367,7 @@ def eager(self: _Run):
 def eval_heldout(self: _Run, step: int):
     """Held-out BPB now (the queued steps read back first), printed and added to the eval history (which every
     checkpoint keeps), with the compiled blocks run eagerly (`eager`)."""
+    self.where = f"the evaluation at step {step}"
     self.flush()
     with self.eager():
         r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
@@ -375,6 +382,7 @@ def segments_upto(self: _Run, step: int) -> list[dict]:
 @patch
 def checkpoint(self: _Run, step: int):
     "Save the run at `step`, once the queued steps are read back and checked."
+    self.where = f"the checkpoint at step {step}"
     self.flush(); self.log.sync()
     _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
 
@@ -422,54 +430,56 @@ def finish(self: _Run, status: str) -> dict:
 
 # %% ../nbs/3_training/30_train.ipynb #oom0code1
 @patch
-def out_of_memory(self: _Run, where: str, e: Exception) -> str:
-    "What ran out, where, what the device holds, what was kept, and what needs less memory: one message."
-    b, k, cuda = self.batch_size, self.accum, self.device.type == "cuda"
-    have = (f"; this GPU has {torch.cuda.get_device_properties(self.device).total_memory / 2**30:.1f} GiB, of which the run "
-            f"had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB") if cuda else ""
-    ckpt = latest_checkpoint(self.ckroot) if self.ckroot.exists() else None
-    off, o = self.cfg.offload, self.cfg.optim
-    levers = [f"data.batch_size={b // 2} train.accum={2 * k} (the same {b * k} rows per step)"] if b > 1 else []
-    levers += [f"activation offload (offload.{n}=both)" for n in ("loop", "moe") if getattr(off, n) != "both"]
-    if o.bank_dtype != "split" or o.bank_state == "fp32":   # the levers not yet taken only
-        levers.append("the 16 GB card's bank levers (optim.bank_dtype=split, optim.bank_state=int8, as preset dormouse-1b-16g sets them)")
-    return (f"out of {self.device.type} memory at {where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} bytes, "
-            f"{k} per optimizer step{have}). Nothing was lost: the last checkpoint is "
-            f"{ckpt if ckpt is not None else 'none (no checkpoint was written)'}. What needs less memory: "
-            f"{'; '.join(levers) or 'none of the levers is left: a smaller model'}. A resume with another micro-batch needs "
-            f"--allow-change. (torch: {' '.join(str(e).split())[:160]})")
+def out_of_memory(self: _Run, e: Exception) -> str:
+    """What ran out, where (`self.where`), the micro-batch, the run's peak, what was kept, and the levers this run has
+    not taken: one message. Torch's own text follows it whole (it names the GPU's capacity and the allocator's hints)."""
+    b, k, off, o = self.batch_size, self.accum, self.cfg.offload, self.cfg.optim
+    peak = (f"; the run had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB"
+            if self.device.type == "cuda" else "")
+    levers = [f"data.batch_size={b // 2} train.accum={2 * k} (still {b * k} rows per step)"] if b % 2 == 0 else []
+    if todo := [n for n in ("loop", "moe") if getattr(off, n) != "both"]:
+        levers.append("activation offload (" + " ".join(f"offload.{n}=both" for n in todo) + ")")
+    bank = (["optim.bank_dtype=split"] if o.bank_dtype != "split" else []) + (["optim.bank_state=int8 (or int8-host)"] if o.bank_state == "fp32" else [])
+    if bank: levers.append(" ".join(bank) + " (the bank levers of the card's preset, dormouse-1b-16g)")
+    return (f"out of {self.device.type} memory at {self.where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} "
+            f"bytes, {k} per optimizer step{peak}). The steps since the last checkpoint are not saved; the last checkpoint "
+            f"is {self.last_kept()}. What needs less memory: {'; '.join(levers) or 'none of these levers is left'}. "
+            f"A resume with another micro-batch or bank setting "
+            f"needs --allow-change (the offload keys don't). Torch: {' '.join(str(e).split())}")
 
 # %% ../nbs/3_training/30_train.ipynb #2004cc7a
 def _loop(run: _Run) -> dict:
     "Step `run` to its end: evaluations, checkpoints, the progress bar; its metrics."
     train_cfg, steps = run.train_cfg, run.steps
-    where = f"the evaluation at step {run.start}"
     try:
         if run.start == 0: run.eval_heldout(0)
         run.model.train()
         bar = tqdm(range(run.start, steps), initial=run.start, total=steps, disable=not train_cfg.progress, file=sys.stderr,
                    desc=run.cfg.preset, dynamic_ncols=True, mininterval=1.0)
         for s in bar:
-            where = f"step {s + 1}"
             run.step(s)
             run.after_step(s + 1)                 # at log steps: the steps since the last read, read back and checked
             row = run.last_row
             if train_cfg.progress and row is not None and row["step"] == s + 1:
                 bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr_factor']:.3f}", ms=f"{row['ms']:.0f}", refresh=False)
         bar.close()
-        where = f"the evaluation at step {steps}"
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
-        where = f"the checkpoint at step {steps}"
         if run.save and run.start < steps: run.checkpoint(steps)
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
         raise
     except torch.OutOfMemoryError as e:
-        msg = run.out_of_memory(where, e)
+        msg = run.out_of_memory(e)
         run.metrics["error"] = msg; run.finish("out_of_memory"); run.log.close()
+        e.__traceback__ = None                      # its frames hold the step's activations: a retry in this process needs them gone
+        run.model = run.opt = None
         raise OutOfDeviceMemory(msg) from None
     finally:
-        if run.pipeline is not None: run.pipeline.close()
+        if run.pipeline is not None:
+            failing = sys.exc_info()[0] is not None   # a worker's error on closing must not hide the one in flight
+            try: run.pipeline.close()
+            except Exception:
+                if not failing: raise
     run.log.close()
     return run.finish("ok")
 
