@@ -21,7 +21,8 @@ Modules:
 - `dormouse.optim`: Muon for 2-D hidden matrices, a batched Muon for 3-D expert banks, AdamW for the rest; the learning-rate schedule.
 - `dormouse.prefetch`: The next batch's Engram rows gathered, pinned and copied to the GPU while the current step computes; the host update off the critical path; exact despite rows shared by consecutive steps.
 - `dormouse.spec`: An A/B design written down before the runs: arms, seeds, the metric, the rule and the gates, in a YAML file that is checked field by field before anything runs.
-- `dormouse.train`: The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
+- `dormouse.step`: The step every trainer takes — micro-batches, bf16 autocast, clipping, the Engram's update, the optimizers — and how it runs: seeded and repeatable, with compiled blocks, timed by phase.
+- `dormouse.train`: The loop around the step: batches by step number, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
 
 __version__ = "0.1.0"
 

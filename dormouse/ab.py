@@ -50,7 +50,7 @@ def score_ood(out_dir, ood: dict) -> dict:
     "`ood_bpb` of the run's final checkpoint (for a run that finished before it was scored)."
     import gc, torch
     from dormouse.evaluate import load_model
-    from dormouse.train import repeatable
+    from dormouse.step import repeatable
     model, cfg, step, _ = load_model(out_dir)
     try:
         with repeatable(cfg.train.deterministic): return ood_bpb(model, cfg, ood, step)   # the kernels the run trained with

@@ -17,7 +17,7 @@ from .model import build_model
 from .offload import Offloader
 from .optim import Optimizers, bank_state_bytes
 from .records import write_manifest, write_json
-from .train import train_step
+from .step import train_step
 
 # %% auto #0
 __all__ = ['CARD_GIB', 'LEVERS', 'OFFLOAD', 'CardArm', 'run', 'fits', 'largest_micro_batch', 'bench_card', 'add_card_bench_args',

@@ -277,7 +277,7 @@ def modes_check(device="cuda", steps: int = 12, rows: int = 1 << 12) -> dict:
     from dormouse.data import load_corpus, batch_at
     from dormouse.model import build_model
     from dormouse.optim import Optimizers
-    from dormouse.train import train_step, seed_everything
+    from dormouse.step import train_step, seed_everything
     from dormouse.engram import table_state
     def run(mode):
         cfg = make_config("tiny", sets=["engram.enabled=true", f"engram.rows={rows}", f"engram.mode={mode}", "engram.ram_reserve_gb=0.5"])

@@ -20,7 +20,7 @@ from .memory import GiB
 from .model import ByteLM, DenseBlock, LoopBlock, MoE
 from .offload import cast_source
 from .records import write_json, write_manifest
-from .train import train_step
+from .step import train_step
 
 # %% auto #0
 __all__ = ['REGIONS', 'SPANS', 'MARK', 'PHASES', 'WORKSPACE', 'BANK', 'STATE', 'MAX_ENTRIES', 'LOOP', 'code_span', 'phase_marker',

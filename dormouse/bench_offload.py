@@ -16,7 +16,7 @@ from .config import make_config
 from .memory import GiB
 from .offload import Offloader, OffloadError
 from .records import write_manifest
-from .train import train_step
+from .step import train_step
 
 # %% auto #0
 __all__ = ['METHODS', 'TARGETS', 'CAP_ARMS', 'arms', 'Bench', 'state_bytes', 'pinned_bandwidth', 'fits', 'largest_batch',

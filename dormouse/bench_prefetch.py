@@ -20,7 +20,7 @@ from .model import autocast, build_model
 from .optim import Optimizers, grad_clip_norm
 from .prefetch import Pipeline
 from .records import write_manifest
-from .train import train_step
+from .step import train_step
 
 # %% auto #0
 __all__ = ['ARMS', 'run_steps', 'seeded_model', 'compare_pipelined', 'build_cells', 'time_cells', 'cell_rows', 'bench_prefetch',

@@ -14,6 +14,7 @@ import torch, torch.nn.functional as F
 from .config import ConfigError, from_dict, parse_count
 from .data import load_corpus, eval_windows
 from .model import autocast, build_model
+from .step import repeatable
 from .checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
 
 # %% auto #0
@@ -120,7 +121,6 @@ def cli_eval(args):
     else: tokens, label = load_corpus(cfg.data).heldout, "the held-out corpus"
     avail = window_bytes(tokens, T)
     n = _eval_bytes(args.bytes, cfg.train.eval_bytes, avail, label)
-    from dormouse.train import repeatable          # here: the training chapter imports this one
     with repeatable(cfg.train.deterministic): r = evaluate(model, tokens, n, T, cfg.data.batch_size)   # the run's own kernels
     r.update(ckpt=str(c), step=step, data=label, of_bytes=len(tokens))
     if args.json: print(json.dumps(r)); return

@@ -1,5 +1,5 @@
-"""The loop: batches by step number, bf16 autocast on CUDA, clipping, the schedule, a per-step log,
-checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust.
+"""The loop around the step: batches by step number, the schedule, a per-step log, checkpoints that
+resume bit for bit, and a `metrics.json` a researcher can trust.
 
 Docs: https://dormouse-ml.github.io/dormouse/3_training/train.html.md"""
 
@@ -9,14 +9,14 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/train.html.md"""
 from __future__ import annotations
 import contextlib, csv, json, math, os, statistics, sys, time
 from pathlib import Path
-import numpy as np
 import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .config import PRESETS, Config, ConfigError, make_config, to_dict
 from .data import load_corpus, batch_at
-from .model import autocast, build_model, count_params
+from .model import build_model, count_params
 from .offload import Offloader
+from .step import PhaseClock, compile_blocks, repeatable, seed_everything, train_step
 from .optim import Optimizers, grad_clip_norm, lr_factor, optimizer_flops
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint, list_checkpoints,
                                  rng_state, set_rng_state, step_name)
@@ -25,9 +25,8 @@ from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
 
 # %% auto #0
-__all__ = ['FREE_KEYS', 'TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'train_step', 'seed_everything',
-           'repeatable', 'config_changes', 'compile_blocks', 'PhaseClock', 'finished_run', 'train', 'add_train_args',
-           'cli_train']
+__all__ = ['FREE_KEYS', 'TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'config_changes', 'finished_run', 'train',
+           'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -76,65 +75,7 @@ def read_log(path) -> list[dict]:
             except ValueError: return v
     with open(path, newline="") as f: return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
-# %% ../nbs/3_training/30_train.ipynb #db513ac9
-def _micro_batches(batch, accum: int):
-    "Micro-batch `m` of a step: `batch(m)` when `batch` is callable, else row block `m` of the tensor `[accum·b, T+1]`."
-    if callable(batch): return batch
-    if accum == 1: return lambda m: batch
-    if len(batch) % accum: raise ValueError(f"a batch of {len(batch)} rows does not split into train.accum={accum} micro-batches")
-    b = len(batch) // accum
-    return lambda m: batch[m * b:(m + 1) * b]
-
-def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip: float = float("inf"), offloader=None,
-               pipeline=None, loss_fn=None, diverged=None, on_phase=None) -> tuple[torch.Tensor, torch.Tensor]:
-    """One optimizer step of `model` on `batch` (on the model's device): `[b, t+1]`, or `accum` micro-batches,
-    as a tensor `[accum·b, t+1]` or a callable `m -> [b, t+1]`; its blocks' activations handled by `offloader`
-    and its Engram rows served by `pipeline` (either may be None): the step's cross-entropy (the mean over
-    micro-batches, float64) and gradient norm, 0-dim tensors on the device (no host sync unless `diverged`).
-    `on_phase(name)`, if given, is called as each phase ends: `forward` and `micro_backward` (once per
-    micro-batch), `backward` (gradients clipped, Engram update handed over), `optimizer`."""
-    mark, micro, ce_sum, loss_sum = on_phase or (lambda name: None), _micro_batches(batch, accum), 0.0, 0.0
-    for m in range(accum):
-        x = micro(m)
-        with autocast(x.device): loss, ce = (loss_fn or model.loss)(x[:, :-1], x[:, 1:], offloader=offloader)
-        mark("forward")
-        ce_sum, loss_sum = ce_sum + ce.detach(), loss_sum + loss.detach()    # on the device: no sync per micro-batch
-        if diverged is not None and m == accum - 1 and not torch.isfinite(torch.stack([ce_sum, loss_sum])).all():
-            diverged("loss", ce_sum.item() / accum)
-        (loss / accum if accum > 1 else loss).backward()                     # grads add up over the micro-batches
-        mark("micro_backward")
-    norm = torch.nn.utils.clip_grad_norm_(opt.params, clip)
-    if diverged is not None and not torch.isfinite(norm): diverged("gradient norm", norm.item())
-    eng = getattr(model, "engram", None)
-    if pipeline is not None: pipeline.after_backward(step)       # the host update runs on the pipeline's worker
-    elif eng is not None and hasattr(eng, "after_backward"): eng.after_backward(step)
-    mark("backward")
-    opt.step(); opt.zero_grad()
-    model.after_step()
-    mark("optimizer")
-    return ce_sum.double() / accum, norm
-
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
-def seed_everything(seed: int):
-    "Seed torch (CPU and CUDA), numpy's global generator and Python's `random`."
-    import random
-    torch.manual_seed(seed); np.random.seed(seed); random.seed(seed)
-
-@contextlib.contextmanager
-def repeatable(on: bool = True):
-    """With `on`, the block runs with torch's deterministic algorithms, then the previous setting is back
-    (`CUBLAS_WORKSPACE_CONFIG`, set if unset, stays: cuBLAS reads it once, when it starts).
-    Seeds alone don't make two CUDA runs equal: kernels that add with atomics (attention's backward
-    among them) sum in whatever order the threads arrive, and a last-bit difference grows."""
-    if not on: yield; return
-    from torch.utils import deterministic as det
-    before, fill = torch.are_deterministic_algorithms_enabled(), det.fill_uninitialized_memory
-    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")   # cuBLAS's condition for repeatable GEMMs
-    torch.use_deterministic_algorithms(True)        # an op without a deterministic kernel raises, naming itself
-    det.fill_uninitialized_memory = False           # no NaN fill of every torch.empty: nothing here reads unwritten memory
-    try: yield
-    finally: torch.use_deterministic_algorithms(before); det.fill_uninitialized_memory = fill
-
 FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
              "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
              "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
@@ -260,45 +201,6 @@ def open(self: _Run):
         batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step,
         compiled=self.compiled, config=to_dict(cfg))
     return self
-
-# %% ../nbs/3_training/30_train.ipynb #cmp0code1
-def compile_blocks(model, offload, mode: str = "default") -> list[str]:
-    """Compile `model`'s blocks in place (`Module.compile`, static shapes, torch.compile's `mode`): each prelude and
-    coda block, and the loop block's attention and MoE where `offload` (an `OffloadConfig`) runs them plainly; the
-    names compiled."""
-    blocks = [(f"prelude.{i}", b, "none") for i, b in enumerate(model.prelude)]
-    blocks += [(f"coda.{i}", b, "none") for i, b in enumerate(model.coda)]
-    blocks += [("loop.attn", model.loop.attn, offload.loop), ("loop.moe", model.loop.moe, offload.moe)]
-    done = []
-    for name, block, how in blocks:
-        if how != "none":
-            print(f"note: train.compile leaves {name} eager: its offload mode is {how!r}, and its saved tensors go "
-                  "through the offloader's hooks (compiled blocks under them are unmeasured)", flush=True)
-            continue
-        block.compile(dynamic=False, mode=mode); done.append(name)
-    return done
-
-# %% ../nbs/3_training/30_train.ipynb #615bd744
-class PhaseClock:
-    """Times of one step's phases from `train_step`'s `on_phase` marks: `forward_ms`, `backward_ms`, `optimizer_ms`,
-    and `ms()`, the whole step from `start` (the previous step's `end`, so that steps tile the time) or its own start."""
-    def __init__(self, device, start=None):
-        self.cuda = torch.device(device).type == "cuda"
-        self.marks = [("start", self._now() if start is None else start)]
-    def _now(self):
-        if not self.cuda: return time.perf_counter()
-        e = torch.cuda.Event(enable_timing=True); e.record(); return e
-    def __call__(self, name: str): self.marks.append((name, self._now()))
-    @property
-    def end(self): return self.marks[-1][1]
-    def _ms(self, a, b) -> float: return a.elapsed_time(b) if self.cuda else (b - a) * 1e3
-    def ms(self) -> float: return self._ms(self.marks[0][1], self.end)
-    def times(self) -> dict:
-        "Per phase, the sum of the spans that end with its marks (read once the step has finished: on CUDA, after a sync)."
-        out = dict(forward_ms=0.0, backward_ms=0.0, optimizer_ms=0.0)
-        key = dict(forward="forward_ms", micro_backward="backward_ms", backward="backward_ms", optimizer="optimizer_ms")
-        for (_, a), (name, b) in zip(self.marks, self.marks[1:]): out[key[name]] += self._ms(a, b)
-        return out
 
 # %% ../nbs/3_training/30_train.ipynb #1f92cdf0
 @patch
