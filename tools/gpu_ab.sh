@@ -7,10 +7,12 @@
 # Without checkpoints two fit one call: 248 s and 239 s (runs/loop_offload/loop_offload/seed0 and no_offload/seed1,
 # run.json's wall_s, one call of session 7).
 # A run the budget cuts off is lost; the ones before it are kept.
+# On a machine of several GPUs (nvidia-h200-x2), GPUS=all runs one run per GPU at a time (`dormouse ab --gpus all`):
+#   GPUS=all bash tools/gpu_ab.sh card16 580 fp32_state/1 card_levers/0     (two runs side by side, one per GPU)
 set -u; exp=$1; budget=$2; shift 2
 only=(); for r in "$@"; do only+=(--only "$r"); done
 mkdir -p "$OUT/r"; t0=$(date +%s)
-timeout "$budget" python3 tests/dormouse_cli.py ab "experiments/$exp.yaml" ${only[@]+"${only[@]}"} --engine papermill --no-checkpoints \
+timeout "$budget" python3 tests/dormouse_cli.py ab "experiments/$exp.yaml" ${only[@]+"${only[@]}"} --engine papermill --no-checkpoints ${GPUS:+--gpus "$GPUS"} \
   --runs-dir "$OUT/r/runs" --no-report --no-progress > "$OUT/r/ab.log" 2>&1
 echo "ab rc=$? $(( $(date +%s) - t0 ))s"; tail -"$(( $# + 2 ))" "$OUT/r/ab.log"
 (cd "$OUT" && tar czf "$exp.tgz" --exclude=ckpt --exclude=.lock r && rm -rf r)
