@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'DataConfig', 'ModelConfig', 'EngramConfig', 'OffloadConfig',
-           'OptimConfig', 'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key', 'validate',
-           'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict']
+__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'FREE_KEYS', 'DataConfig', 'ModelConfig', 'EngramConfig',
+           'OffloadConfig', 'OptimConfig', 'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key',
+           'validate', 'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict', 'config_changes']
 
 # %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
@@ -366,3 +366,23 @@ def from_dict(d: dict) -> Config:
     d = copy.deepcopy(d)
     cfg = Config(preset=d.pop("preset", "tiny"))
     return validate(merge(cfg, d))
+
+# %% ../nbs/0_foundations/00_config.ipynb #cfgchg0cd
+FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
+             "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
+             "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict): out.update(_flat(v, f"{prefix}{k}."))
+        else: out[f"{prefix}{k}"] = v
+    return out
+
+def config_changes(then: dict, now: dict) -> list[str]:
+    """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`).
+    A key either lacks (a record made before the key existed) had its default value."""
+    defaults = _flat(to_dict(Config()))
+    a, b = {**defaults, **_flat(then)}, {**defaults, **_flat(now)}
+    return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
+            if k not in FREE_KEYS and a.get(k) != b.get(k)]

@@ -9,14 +9,14 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .config import ConfigError, make_config, to_dict
+from .config import ConfigError, config_changes, make_config, to_dict
 from .memory import round_rows
 from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once',
-           'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'record_gaps',
-           'capacity_sizing', 'format_capacity']
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'decide', 'summary_table', 'bpb_by_time',
+           'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band',
+           'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -39,7 +39,8 @@ def load_runs(exp_dir, spec: Spec | None = None):
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {}
             st = rec.get("status", "missing")
             m = json.loads((d/"metrics.json").read_text()) if st == "ok" and (d/"metrics.json").exists() else {}
-            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"), sharing=rec.get("sharing"))
+            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"), sharing=rec.get("sharing"),
+                       config=m.get("config"))   # the resolved settings it ran (None: not recorded)
             row.update({k: m.get(k) for k in SCALARS})
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
             rows.append(row)
@@ -95,6 +96,18 @@ def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
                 reason=f"mean {spec.metric} {st['mean']:.4f} over {st['n']} seeds lies {where} the control's spread "
                        f"[{cst['min']:.4f}, {cst['max']:.4f}] ({cst['n']} seeds)")
 
+# %% ../nbs/4_experiments/41_decision.ipynb #mixed0cd
+def mixed_settings(runs) -> dict[str, list[str]]:
+    "Per arm whose finished seeds ran different settings: each difference from its first finished seed (`config_changes`, the seed aside)."
+    out = {}
+    if "config" not in runs: return out
+    for a, g in runs[runs.status == "ok"].groupby("arm", sort=False):
+        cfgs = [(s, c) for s, c in zip(g.seed, g.config) if isinstance(c, dict)]
+        diffs = [f"seed{s} against seed{cfgs[0][0]}: {d}" for s, c in cfgs[1:] for d in config_changes(cfgs[0][1], c)
+                 if not d.startswith("train.seed:")]
+        if diffs: out[a] = diffs
+    return out
+
 # %% ../nbs/4_experiments/41_decision.ipynb #98a1ffb1
 def decide(spec: Spec, runs, logs=None) -> dict:
     "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
@@ -102,9 +115,12 @@ def decide(spec: Spec, runs, logs=None) -> dict:
     gates, blocked = _blockers(spec, runs, logs)
     ok = runs[runs.status == "ok"]
     eb = sorted({int(x) for x in ok.heldout_bytes.dropna()}) if "heldout_bytes" in ok else []
+    mixed = mixed_settings(runs)
     checks = [dict(check="every run scored the same held-out bytes", passed=len(eb) <= 1, value=eb),
               dict(check="every planned run finished", passed=not (runs.status != "ok").any(),
-                   value=f"{int((runs.status == 'ok').sum())}/{len(runs)}")]
+                   value=f"{int((runs.status == 'ok').sum())}/{len(runs)}"),
+              dict(check="the seeds of each arm ran the same settings", passed=not mixed, value=mixed)]
+    for a, diffs in mixed.items(): blocked.setdefault(a, []).append("its seeds ran different settings: " + "; ".join(diffs))
     rule_text = RULES[spec.rule].format(metric=metric)
     out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text,
                control=c, gates=gates, checks=checks, arms={})

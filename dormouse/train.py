@@ -12,7 +12,7 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
-from .config import PRESETS, Config, ConfigError, make_config, to_dict
+from .config import PRESETS, Config, ConfigError, config_changes, make_config, to_dict
 from .data import load_corpus, batch_at
 from .model import build_model, count_params
 from .offload import Offloader
@@ -25,8 +25,7 @@ from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
 
 # %% auto #0
-__all__ = ['FREE_KEYS', 'TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'config_changes', 'finished_run', 'train',
-           'add_train_args', 'cli_train']
+__all__ = ['TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'finished_run', 'train', 'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -76,24 +75,6 @@ def read_log(path) -> list[dict]:
     with open(path, newline="") as f: return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
-FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
-             "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
-             "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
-
-def _flat(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict): out.update(_flat(v, f"{prefix}{k}."))
-        else: out[f"{prefix}{k}"] = v
-    return out
-
-def config_changes(then: dict, now: dict) -> list[str]:
-    """Every setting of config dict `now` that differs from `then` and alters the run (not in `FREE_KEYS`).
-    A key `then` lacks (a run made before the key existed) had its default value."""
-    a, b = {**_flat(to_dict(Config())), **_flat(then)}, _flat(now)
-    return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
-            if k not in FREE_KEYS and a.get(k) != b.get(k)]
-
 def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None):
     engram = model.engram
     train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals, segments=list(segments),
