@@ -9,14 +9,14 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .config import ConfigError, config_changes, make_config, to_dict
+from .config import ConfigError, _flat, config_changes, make_config, to_dict
 from .memory import round_rows
 from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'decide', 'summary_table', 'bpb_by_time',
-           'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band',
-           'record_gaps', 'capacity_sizing', 'format_capacity']
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'unplanned_differences', 'decide', 'summary_table',
+           'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve',
+           'leaves_band', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -108,6 +108,21 @@ def mixed_settings(runs) -> dict[str, list[str]]:
         if diffs: out[a] = diffs
     return out
 
+def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
+    "Per arm whose first finished seed ran settings other than the control's first beyond the keys the spec sets for the two: those differences."
+    if "config" not in runs: return {}
+    ok = runs[(runs.status == "ok") & runs.config.map(lambda c: isinstance(c, dict))]
+    first = {a: g.iloc[0] for a, g in ok.groupby("arm", sort=False)}
+    c = first.get(spec.control)
+    if c is None: return {}
+    out = {}
+    for a, r in first.items():
+        if a == spec.control: continue
+        named = set(_flat(arm_overrides(spec, a, int(r.seed)))) | set(_flat(arm_overrides(spec, spec.control, int(c.seed))))
+        diffs = [d for d in config_changes(c.config, r.config) if d.split(":")[0] not in named]
+        if diffs: out[a] = [f"seed{r.seed} against {spec.control}/seed{c.seed}: {d}" for d in diffs]
+    return out
+
 # %% ../nbs/4_experiments/41_decision.ipynb #98a1ffb1
 def decide(spec: Spec, runs, logs=None) -> dict:
     "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
@@ -115,12 +130,14 @@ def decide(spec: Spec, runs, logs=None) -> dict:
     gates, blocked = _blockers(spec, runs, logs)
     ok = runs[runs.status == "ok"]
     eb = sorted({int(x) for x in ok.heldout_bytes.dropna()}) if "heldout_bytes" in ok else []
-    mixed = mixed_settings(runs)
+    mixed, unplanned = mixed_settings(runs), unplanned_differences(spec, runs)
     checks = [dict(check="every run scored the same held-out bytes", passed=len(eb) <= 1, value=eb),
               dict(check="every planned run finished", passed=not (runs.status != "ok").any(),
                    value=f"{int((runs.status == 'ok').sum())}/{len(runs)}"),
-              dict(check="the seeds of each arm ran the same settings", passed=not mixed, value=mixed)]
+              dict(check="the seeds of each arm ran the same settings", passed=not mixed, value=mixed),
+              dict(check="each arm differs from the control only where the spec says", passed=not unplanned, value=unplanned)]
     for a, diffs in mixed.items(): blocked.setdefault(a, []).append("its seeds ran different settings: " + "; ".join(diffs))
+    for a, diffs in unplanned.items(): blocked.setdefault(a, []).append("it differs from the control where the spec does not say: " + "; ".join(diffs))
     rule_text = RULES[spec.rule].format(metric=metric)
     out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text,
                control=c, gates=gates, checks=checks, arms={})
