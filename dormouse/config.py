@@ -381,7 +381,7 @@ def _flat(d: dict, prefix: str = "") -> dict:
 
 def config_changes(then: dict, now: dict) -> list[str]:
     """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`).
-    A key either lacks (a record made before the key existed) had its default value."""
+    A key missing from either (a record made before the key existed) had its default value."""
     defaults = _flat(to_dict(Config()))
     a, b = {**defaults, **_flat(then)}, {**defaults, **_flat(now)}
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
