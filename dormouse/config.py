@@ -379,10 +379,10 @@ def _flat(d: dict, prefix: str = "") -> dict:
         else: out[f"{prefix}{k}"] = v
     return out
 
-def config_changes(then: dict, now: dict) -> list[str]:
-    """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`).
-    A key missing from either (a record made before the key existed) had its default value."""
+def config_changes(then: dict, now: dict, ignore=()) -> list[str]:
+    """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`,
+    nor in `ignore`). A key missing from either (a record made before the key existed) had its default value."""
     defaults = _flat(to_dict(Config()))
     a, b = {**defaults, **_flat(then)}, {**defaults, **_flat(now)}
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
-            if k not in FREE_KEYS and a.get(k) != b.get(k)]
+            if k not in FREE_KEYS and k not in ignore and a.get(k) != b.get(k)]

@@ -103,23 +103,27 @@ def mixed_settings(runs) -> dict[str, list[str]]:
     if "config" not in runs: return out
     for a, g in runs[runs.status == "ok"].groupby("arm", sort=False):
         cfgs = [(s, c) for s, c in zip(g.seed, g.config) if isinstance(c, dict)]
-        diffs = [f"seed{s} against seed{cfgs[0][0]}: {d}" for s, c in cfgs[1:] for d in config_changes(cfgs[0][1], c)
-                 if not d.startswith("train.seed:")]
+        diffs = [f"seed{s} against seed{cfgs[0][0]}: {d}" for s, c in cfgs[1:] for d in config_changes(cfgs[0][1], c, ignore={"train.seed"})]
         if diffs: out[a] = diffs
     return out
 
+def _planned(spec: Spec, arm: str, seed: int) -> dict:
+    return _flat(to_dict(make_config(spec.preset, overrides=arm_overrides(spec, arm, seed))))
+
 def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
-    "Per arm whose first finished seed ran settings other than the control's first beyond the keys the spec sets for the two: those differences."
+    """Per arm whose first finished seed ran settings other than the control's first, in keys where the spec plans
+    the two alike: those differences."""
     if "config" not in runs: return {}
     ok = runs[(runs.status == "ok") & runs.config.map(lambda c: isinstance(c, dict))]
     first = {a: g.iloc[0] for a, g in ok.groupby("arm", sort=False)}
     c = first.get(spec.control)
     if c is None: return {}
-    out = {}
+    pc, out = _planned(spec, spec.control, int(c.seed)), {}
     for a, r in first.items():
         if a == spec.control: continue
-        named = set(_flat(arm_overrides(spec, a, int(r.seed)))) | set(_flat(arm_overrides(spec, spec.control, int(c.seed))))
-        diffs = [d for d in config_changes(c.config, r.config) if d.split(":")[0] not in named]
+        pa = _planned(spec, a, int(r.seed))
+        planned = {k for k in set(pa) | set(pc) if pa.get(k) != pc.get(k)} | {"train.seed"}
+        diffs = config_changes(c.config, r.config, ignore=planned)
         if diffs: out[a] = [f"seed{r.seed} against {spec.control}/seed{c.seed}: {d}" for d in diffs]
     return out
 

@@ -1,4 +1,4 @@
-# next session, call 3 and on (written in session 9): card16's runs, 437 s each on one H200 (fp32_state/0, session 9).
+# next session, call 3 and on (written in session 9): card16's runs: fp32_state/0, the only run so far, took 437 s on one H200 (session 9).
 # On nvidia-h200 one run per call:     RUNS="fp32_state/1" bash runs/device_scripts/gpu_s10c.sh
 # On nvidia-h200-x2 two at once, one per GPU (dormouse ab --gpus all; the BPB question does not depend on it, ms/step
 # is each run's own GPU's but the host is shared):   GPUS=all RUNS="fp32_state/1 card_levers/0" bash runs/device_scripts/gpu_s10c.sh
