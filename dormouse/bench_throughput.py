@@ -19,7 +19,7 @@ from .train import read_log
 
 # %% auto #0
 __all__ = ['LEVERS', 'TIERS', 'FIGURES', 'CSV_KEYS', 'cells_known', 'cell_plan', 'cell_order', 'run_cell', 'bench_throughput',
-           'cells_frame', 'recommend', 'goals', 'add_throughput_bench_args', 'cli_bench_throughput']
+           'cells_frame', 'recommend', 'best_cell', 'goals', 'add_throughput_bench_args', 'cli_bench_throughput']
 
 # %% ../nbs/3_training/33_bench_throughput.ipynb #tp01code1
 LEVERS = {                       # name: settings over the preset (the micro-batch lever's are cell_plan's)
@@ -145,11 +145,16 @@ def recommend(df, share: float = 0.9):
                         best_at=int(best.loc[best.bytes_per_s.idxmax()].effective)))
     return pd.DataFrame(out)
 
+def best_cell(df, preset: str, effective: int):
+    "`preset`'s measured cell with the most bytes/s at `effective` (a row of the record); None if none was measured."
+    g = df[(df.preset == preset) & (df.effective == effective) & df.bytes_per_s.notna()]
+    return g.loc[g.bytes_per_s.idxmax()] if len(g) else None
+
 def goals(df, preset: str = "dormouse-1b", effective: int = 256, mfu_goal: float = 0.20, speedup_goal: float = 8.0):
     "The goals, judged on `preset`'s best cell at `effective` against the same run's baseline."
     import pandas as pd
-    g = df[(df.preset == preset) & (df.effective == effective) & df.bytes_per_s.notna()]
-    b = g.loc[g.bytes_per_s.idxmax()] if len(g) else pd.Series(dict(cell=None, mfu=float("nan"), vs_baseline=float("nan")))
+    b = best_cell(df, preset, effective)
+    if b is None: b = pd.Series(dict(cell=None, mfu=float("nan"), vs_baseline=float("nan")))
     return pd.DataFrame([
         dict(goal=f"MFU at effective {effective} >= {mfu_goal:.0%}", cell=b.cell, value=b.mfu, met=bool(b.mfu >= mfu_goal)),
         dict(goal=f"bytes/s at effective {effective} / today's at the smallest effective >= {speedup_goal:g}x", cell=b.cell,

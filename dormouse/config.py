@@ -178,10 +178,11 @@ def _deep_merge(a: dict, b: dict) -> dict:
 # (below the largest that trains under the card's cap in the card benchmark's record) accumulated twice: 64 x 512 bytes per step
 PRESETS["dormouse-1b-16g"] = _deep_merge(PRESETS["dormouse-1b"], {"data": {"batch_size": 32}, "train": {"accum": 2},
                                                           "optim": {"bank_dtype": "split", "bank_state": "int8"}})
-# one H200-class GPU (141 GB): what the throughput benchmark's accumulation curve picks (runs/bench_throughput/, checked
-# against its record in the throughput chapter): 256 x 512 bytes per optimizer step in one micro-batch, compiled blocks
-for _base in ("small", "dormouse-1b"):
-    PRESETS[f"{_base}-h200"] = _deep_merge(PRESETS[_base], {"data": {"batch_size": 256}, "train": {"accum": 1, "compile": True}})
+# one H200-class GPU (139.8 GiB as torch reports it, runs/bench_throughput/manifest.json): what the throughput benchmark's
+# accumulation curve picks (runs/bench_throughput/, checked against its record in the throughput chapter): 256 x 512 bytes
+# per optimizer step in one micro-batch, compiled blocks
+PRESETS.update({f"{b}-h200": _deep_merge(PRESETS[b], {"data": {"batch_size": 256}, "train": {"accum": 1, "compile": True}})
+                for b in ("small", "dormouse-1b")})
 
 # %% ../nbs/0_foundations/00_config.ipynb #94cda551
 def parse_count(s) -> int:

@@ -317,12 +317,17 @@ def out_of_memory(self: _Run, e: Exception) -> str:
     """What ran out, where (`self.where`), the micro-batch, the run's peak, what was kept, and the levers this run has
     not taken: one message. Torch's own text follows it whole (it names the GPU's capacity and the allocator's hints)."""
     b, k, off, o = self.batch_size, self.accum, self.cfg.offload, self.cfg.optim
-    peak = (f"; the run had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB"
+    since = " since its warm-up steps" if len(self.times) + len(self.queue) > self.train_cfg.metrics_warmup else ""   # the peak is reset then
+    peak = (f"; the run had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB{since}"
             if self.device.type == "cuda" else "")
-    levers = [f"data.batch_size={b // 2} train.accum={2 * k} (still {b * k} rows per step)"] if b % 2 == 0 else []
+    graphs = self.train_cfg.compile and self.train_cfg.compile_mode == "reduce-overhead"   # CUDA graphs refuse accum > 1
+    levers = ([f"data.batch_size={b // 2} train.accum={2 * k}" + (" train.compile_mode=default" if graphs else "")
+               + f" (still {b * k} rows per step)"] if b % 2 == 0 else [])
     if todo := [n for n in ("loop", "moe") if getattr(off, n) != "both"]:
         levers.append("activation offload (" + " ".join(f"offload.{n}=both" for n in todo) + ")")
-    bank = (["optim.bank_dtype=split"] if o.bank_dtype != "split" else []) + (["optim.bank_state=int8 (or int8-host)"] if o.bank_state == "fp32" else [])
+    card = PRESETS["dormouse-1b-16g"]["optim"]
+    bank = ([f"optim.bank_dtype={card['bank_dtype']}"] if o.bank_dtype != card["bank_dtype"] else []) + \
+           ([f"optim.bank_state={card['bank_state']} (or int8-host)"] if o.bank_state == "fp32" else [])
     if bank: levers.append(" ".join(bank) + " (the bank levers of the card's preset, dormouse-1b-16g)")
     return (f"out of {self.device.type} memory at {self.where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} "
             f"bytes, {k} per optimizer step{peak}). The steps since the last checkpoint are not saved; the last checkpoint "
@@ -334,6 +339,7 @@ def out_of_memory(self: _Run, e: Exception) -> str:
 def _loop(run: _Run) -> dict:
     "Step `run` to its end: evaluations, checkpoints, the progress bar; its metrics."
     train_cfg, steps = run.train_cfg, run.steps
+    ok = False
     try:
         if run.start == 0: run.eval_heldout(0)
         run.model.train()
@@ -348,6 +354,7 @@ def _loop(run: _Run) -> dict:
         bar.close()
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
         if run.save and run.start < steps: run.checkpoint(steps)
+        ok = True
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
         raise
@@ -359,10 +366,9 @@ def _loop(run: _Run) -> dict:
         raise OutOfDeviceMemory(msg) from None
     finally:
         if run.pipeline is not None:
-            failing = sys.exc_info()[0] is not None   # a worker's error on closing must not hide the one in flight
             try: run.pipeline.close()
             except Exception:
-                if not failing: raise
+                if ok: raise                          # a worker's error on closing must not hide the one in flight
     run.log.close()
     return run.finish("ok")
 
