@@ -1,3 +1,4 @@
+# session 10: not sent as written; call 3 sent gpu_s10b2.sh (the same runs, END=592 GUESS=270).
 # next session, call 2 (written in session 9): engram_rows' last two runs, rows16M/2 and no_engram/2; with them the
 # experiment is complete (9/9). bash runs/device_scripts/gpu_s10b.sh
 export CALL_T0=$(date +%s); source tools/gpu_setup.sh

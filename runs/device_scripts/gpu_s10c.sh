@@ -1,3 +1,4 @@
+# session 10: sent as call 4 with DORMOUSE_GIT_COMMIT=7419243c6c5b846ad37aedee0c349ccd7c94b787 RUNS="card_levers/0".
 # next session, call 3 and on (written in session 9): card16's runs: fp32_state/0, the only run so far, took 437 s on one H200 (session 9).
 # On nvidia-h200 one run per call:     RUNS="fp32_state/1" bash runs/device_scripts/gpu_s10c.sh
 # On nvidia-h200-x2 two at once, one per GPU (dormouse ab --gpus all; the BPB question does not depend on it, ms/step
