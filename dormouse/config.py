@@ -61,7 +61,7 @@ class EngramConfig:
     momentum: float = 0.9       # Nesterov momentum of that optimiser
     sinkhorn_every: int = 4     # normalise the update block with Sinkhorn passes every Nth step (0: never)
     sinkhorn_passes: int = 2    # row+column L1 passes
-    prefetch: bool = False      # pipeline the next batch's rows on a side stream
+    prefetch: str = "auto"      # pipeline the next batch's rows on a side stream: "auto" (host tables on a GPU), "true", "false"
     ram_reserve_gb: float = 8.0 # RAM kept free by the guard
     host_pages: str = "2m"      # host table pages: "2m" (transparent huge pages), "1g" (hugetlb pool), "4k"
 
@@ -128,6 +128,7 @@ CHOICES = {
     "engram.mode": ("device", "host"),
     "engram.lr_schedule": ("constant", "follow"),
     "engram.host_pages": ("2m", "1g", "4k"),
+    "engram.prefetch": ("auto", "true", "false"),
     "offload.moe": ("none", "checkpoint", "offload", "both"),
     "offload.loop": ("none", "checkpoint", "offload", "both"),
     "offload.path": ("sync", "pinned"),
@@ -244,7 +245,7 @@ def _coerce(key: str, cur, v):
             if isinstance(v, str): v = yaml.safe_load(v)
             if not isinstance(v, list): raise ValueError
             return list(v)
-        if isinstance(cur, str): return str(v)
+        if isinstance(cur, str): return str(v).lower() if isinstance(v, bool) else str(v)   # YAML's true/false as the words
     except (ValueError, TypeError):
         raise ConfigError(f"bad value for '{key}': {v!r} (expected {type(cur).__name__})") from None
     return v
@@ -276,7 +277,7 @@ def validate(cfg: Config) -> Config:
         v = get_key(cfg, key)
         if not (math.isfinite(v) and lo <= v <= hi): raise ConfigError(f"bad value for '{key}': {v!r}; must be {rule}")
     _check_lists(cfg)
-    if cfg.engram.prefetch and cfg.engram.mode != "host":
+    if cfg.engram.prefetch == "true" and cfg.engram.mode != "host":
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
     if cfg.train.compile_mode != "default" and not cfg.train.compile:
         warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")

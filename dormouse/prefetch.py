@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from .ngram import ngram_keys
 
 # %% auto #0
-__all__ = ['Slot', 'Item', 'Pipeline']
+__all__ = ['Slot', 'Item', 'Pipeline', 'uses_pipeline']
 
 # %% ../nbs/2_host_ram/27_prefetch.ipynb #46b1b177
 class Slot:
@@ -226,3 +226,8 @@ def close(self: Pipeline):
         self.pool.shutdown(wait=True)
         self.eng.serve(None)
         self.items.clear(); self.armed, self.served = None, []
+
+# %% ../nbs/2_host_ram/27_prefetch.ipynb #usespl0cd
+def uses_pipeline(setting: str, device) -> bool:
+    "Whether a host-mode Engram's steps go through the pipeline: `engram.prefetch` is true, or auto on a GPU."
+    return setting == "true" or (setting == "auto" and torch.device(device).type == "cuda")

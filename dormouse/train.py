@@ -23,6 +23,7 @@ from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, late
 from .records import git_info, machine_info, write_json
 from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
+from .prefetch import Pipeline, uses_pipeline
 
 # %% auto #0
 __all__ = ['TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'finished_run', 'train', 'add_train_args', 'cli_train']
@@ -163,8 +164,7 @@ def open(self: _Run):
     self.where = f"the start at step {self.start}"   # what runs now, for an out-of-memory message (`step`, `eval_heldout`, `checkpoint`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
     self.pipeline = None
-    if model.engram is not None and cfg.engram.prefetch and model.engram.mode == "host":
-        from dormouse.prefetch import Pipeline
+    if model.engram is not None and model.engram.mode == "host" and uses_pipeline(cfg.engram.prefetch, self.device):
         self.pipeline = Pipeline(model.engram, self.batch, self.device)
     self.times = []
     counts, machine = count_params(cfg), machine_info(self.device)
@@ -180,7 +180,7 @@ def open(self: _Run):
         flops_per_byte=counts["flops_per_byte"], flops_per_step=self.flops_per_step, optimizer_flops_per_step=self.optimizer_flops,
         flop_formula="batch*accum*seq_len*(6*N_matmul + 12*n_attn*d_model*seq_len); N_matmul counts loop weights n_loops times and top_k experts",
         batch_size=self.batch_size, accum=self.accum, seq_len=self.seq_len, tokens_per_step=self.tokens_per_step,
-        compiled=self.compiled, config=to_dict(cfg))
+        compiled=self.compiled, engram_pipelined=self.pipeline is not None, config=to_dict(cfg))
     return self
 
 # %% ../nbs/3_training/30_train.ipynb #1f92cdf0
