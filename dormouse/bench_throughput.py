@@ -64,7 +64,7 @@ def run_cell(preset: str, plan: dict, steps: int, warmup: int, work) -> dict:
         r = dict(status="ok", **{k: m.get(k) for k in FIGURES})
         r.update(final_grad_norm=log[-1]["grad_norm"], compiled=m.get("compiled"), step_ms=[x["ms"] for x in log])
     except Exception as e:       # this cell fails; the benchmark goes on
-        r = dict(status="failed", error=f"{type(e).__name__}: {' '.join(str(e).split())[:500]}")
+        r = dict(status="failed", error=f"{type(e).__name__}: {' '.join(str(e).split())}")   # whole: the record is where it is read
     finally:
         shutil.rmtree(d, ignore_errors=True); gc.collect()
         if torch.cuda.is_available(): torch.cuda.empty_cache()   # the next cell's peak starts from its own

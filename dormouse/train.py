@@ -356,20 +356,20 @@ def _loop(run: _Run) -> dict:
         if run.save and run.start < steps: run.checkpoint(steps)
         ok = True
     except TrainingDiverged as e:
-        run.metrics["error"] = str(e); run.finish("diverged"); run.log.close()
+        run.metrics["error"] = str(e); run.finish("diverged")
         raise
     except torch.OutOfMemoryError as e:
         msg = run.out_of_memory(e)
-        run.metrics["error"] = msg; run.finish("out_of_memory"); run.log.close()
+        run.metrics["error"] = msg; run.finish("out_of_memory")
         e.__traceback__ = None                      # its frames hold the step's activations: a retry in this process needs them gone
         run.model = run.opt = None
         raise OutOfDeviceMemory(msg) from None
     finally:
+        run.log.close()                               # whatever ended the loop, an interrupt too
         if run.pipeline is not None:
             try: run.pipeline.close()
             except Exception:
                 if ok: raise                          # a worker's error on closing must not hide the one in flight
-    run.log.close()
     return run.finish("ok")
 
 # %% ../nbs/3_training/30_train.ipynb #cf458ea4
