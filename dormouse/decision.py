@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from .config import ConfigError, _flat, config_changes, make_config, to_dict
 from .memory import round_rows
-from .spec import RULES, Gate, Spec, SpecError, arm_overrides, load_spec
+from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'unplanned_differences', 'decide', 'summary_table',
@@ -108,7 +108,7 @@ def mixed_settings(runs) -> dict[str, list[str]]:
     return out
 
 def _planned(spec: Spec, arm: str, seed: int) -> dict:
-    return _flat(to_dict(make_config(spec.preset, overrides=arm_overrides(spec, arm, seed))))
+    return _flat(to_dict(arm_config(spec, arm, seed)))
 
 def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
     """Per arm whose first finished seed ran settings other than the control's first, in keys where the spec plans
@@ -237,7 +237,7 @@ def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataF
     import pandas as pd
     out = []
     for a in spec.arms:
-        e = make_config(spec.preset, overrides=arm_overrides(spec, a, spec.seeds[0])).engram
+        e = arm_config(spec, a).engram
         if not e.enabled or order not in e.orders: continue
         rows = round_rows(int(e.rows))
         ok = runs[(runs.arm == a) & (runs.status == "ok")] if runs is not None and len(runs) else pd.DataFrame()
@@ -288,7 +288,7 @@ def capacity_sizing(exp_dir, s: dict) -> dict:
     runs, logs, _ = load_runs(exp_dir, spec)
     gaps = record_gaps(spec, runs, logs) + ([] if (exp_dir / "decision.json").exists() else ["no decision.json"])
     if gaps: raise SpecError(f"--capacity {exp_dir}: incomplete record, no sizing: {'; '.join(gaps)}")
-    cfg = make_config(spec.preset, overrides=arm_overrides(spec, spec.control, spec.seeds[0]))
+    cfg = arm_config(spec, spec.control)
     order = max(cfg.engram.orders)                       # the most distinct n-grams: the first order to crowd
     mine = next((o["seen"] for o in s["orders"] if o["order"] == order), None)
     if mine is None: raise ConfigError(f"--capacity: the experiment is judged on {order}-grams, this run's Engram has orders {[o['order'] for o in s['orders']]}")

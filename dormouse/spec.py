@@ -11,10 +11,10 @@ import os, re
 from dataclasses import dataclass, field
 from pathlib import Path
 import yaml
-from .config import ConfigError, _deep_merge, make_config
+from .config import Config, ConfigError, _deep_merge, make_config
 
 # %% auto #0
-__all__ = ['EXAMPLE', 'RULES', 'SPEC_FIELDS', 'SpecError', 'Gate', 'Spec', 'arm_overrides', 'load_spec']
+__all__ = ['EXAMPLE', 'RULES', 'SPEC_FIELDS', 'SpecError', 'Gate', 'Spec', 'arm_overrides', 'arm_config', 'load_spec']
 
 # %% ../nbs/4_experiments/40_spec.ipynb #b93d1212
 EXAMPLE = """
@@ -115,6 +115,10 @@ def arm_overrides(spec: Spec, arm: str, seed: int) -> dict:
     o = _deep_merge(o, spec.arms[arm])
     return _deep_merge(o, {"train": {"seed": int(seed)}})
 
+def arm_config(spec: Spec, arm: str, seed: int | None = None) -> Config:
+    "The resolved config of run `arm` × `seed` (the spec's first seed by default)."
+    return make_config(spec.preset, overrides=arm_overrides(spec, arm, spec.seeds[0] if seed is None else seed))
+
 # %% ../nbs/4_experiments/40_spec.ipynb #97f60e7c
 def _is_int(v): return isinstance(v, int) and not isinstance(v, bool)
 
@@ -203,6 +207,6 @@ def load_spec(path, name: str | None = None) -> Spec:
                 source=str(d.get("source", "")), text=text)
     if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", spec.name): bad(f"'name' {spec.name!r} must be a folder name")
     for a in arms:  # every run's config, built now: a bad key stops everything before the first run
-        try: make_config(spec.preset, overrides=arm_overrides(spec, a, seeds[0]))
+        try: arm_config(spec, a, seeds[0])
         except ConfigError as e: bad(f"arms.{a}: {e}" if spec.arms[a] else f"base: {e}")
     return spec
