@@ -23,6 +23,7 @@ from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, late
 from .records import git_info, machine_info, write_json
 from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
+from .memory import GB, table_bytes
 from .prefetch import Pipeline, uses_pipeline
 
 # %% auto #0
@@ -329,6 +330,9 @@ def out_of_memory(self: _Run, e: Exception) -> str:
     bank = ([f"optim.bank_dtype={card['bank_dtype']}"] if o.bank_dtype != card["bank_dtype"] else []) + \
            ([f"optim.bank_state={card['bank_state']} (or int8-host)"] if o.bank_state == "fp32" else [])
     if bank: levers.append(" ".join(bank) + " (the bank levers of the card's preset, dormouse-1b-16g)")
+    if (eng := self.model.engram) is not None and eng.mode == "device":     # a checkpoint of one mode does not load in the other
+        levers.append(f"engram.mode=host in a new run (its {table_bytes(eng.rows, eng.dim, eng.n_orders) / GB:.3g} GB of tables and momentum "
+                      "in host RAM)")
     return (f"out of {self.device.type} memory at {self.where} (preset {self.cfg.preset}, micro-batch {b} × {self.seq_len} "
             f"bytes, {k} per optimizer step{peak}). The steps since the last checkpoint are not saved; the last checkpoint "
             f"is {self.last_kept()}. What needs less memory: {'; '.join(levers) or 'none of these levers is left'}. "
