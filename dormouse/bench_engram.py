@@ -262,6 +262,7 @@ def bench_train(preset="small", arms=("off", "device:4M", "host:4M", "host:16M")
     for arm in arms:
         kind, _, size = arm.partition(":")
         s = [f"engram.enabled={kind != 'off'}"] + ([f"engram.mode={kind}"] if kind != "off" else []) + ([f"engram.rows={size}"] if size else [])
+        s += ["engram.prefetch=false"] if kind == "host" else []        # the synchronous host path: the prefetch benchmark times the pipeline
         cfg, m = bench_arm(preset, Path(out) / f"{preset}-{arm.replace(':', '-')}", steps, [*s, *sets], log_means=ENGRAM_LOG)
         r = dict(preset=preset, arm=arm, rows=cfg.engram.rows if kind != "off" else 0, batch=cfg.data.batch_size,
                  seq=cfg.data.seq_len, steps=steps, ms_step=m["ms_per_step"], peak_allocated_gib=m.get("peak_allocated_gib"),

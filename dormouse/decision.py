@@ -9,14 +9,15 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .config import ConfigError, _flat, config_changes, make_config, to_dict
-from .memory import round_rows
+from .config import ConfigError, _flat, config_changes, to_dict
+from .memory import GB, round_rows, table_bytes
+from .ngram import expected_shared, same_windows
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'unplanned_differences', 'decide', 'summary_table',
            'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve',
-           'leaves_band', 'record_gaps', 'capacity_sizing', 'format_capacity']
+           'leaves_band', 'ngram_record', 'arm_occupancy', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -25,7 +26,7 @@ def bpb_history(m: dict) -> list[dict]:
 
 # %% ../nbs/4_experiments/41_decision.ipynb #ac7aba88
 SCALARS = ("heldout_bpb_start", "heldout_bpb", "heldout_bytes", "ood_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib",
-           "bytes_per_s", "mfu", "torch", "device_name", "threads", "omp_wait_policy", "git_commit", "git_dirty", "python")
+           "bytes_per_s", "mfu", "torch", "device_name", "threads", "omp_wait_policy", "git_commit", "git_dirty", "python", "engram_pipelined")
 
 def load_runs(exp_dir, spec: Spec | None = None):
     "`(runs, logs, evals)` DataFrames of every run of the experiment in `exp_dir`."
@@ -258,6 +259,30 @@ def leaves_band(curve, goal: str = "lower") -> dict | None:
         if r.load >= last.load: last, gap = r, []
     return dict(band=(c.lo, c.hi), last_inside=last.arm, load=last.load, first_out=None if out is None else out.arm,
                 first_out_load=None if out is None else out.load, unrecorded=gap, factor=1 / last.load)
+
+# %% ../nbs/4_experiments/41_decision.ipynb #occup0cd
+def ngram_record(runs_dir) -> dict | None:
+    "`runs_dir/ngrams/ngrams.json` with the config that made it (from its `manifest.json`); None while there is none."
+    d = Path(runs_dir) / "ngrams"
+    if not (d / "ngrams.json").exists(): return None
+    return dict(json.loads((d / "ngrams.json").read_text()), config=json.loads((d / "manifest.json").read_text())["config"])
+
+def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
+    "Per arm and order: rows per order, table GB (with momentum), distinct n-grams seen, load factor, shared share."
+    import pandas as pd
+    out = []
+    for arm in spec.arms:
+        cfg = to_dict(arm_config(spec, arm, ng["seed"]))
+        same = same_windows(cfg, ng["config"])
+        e = cfg["engram"]
+        if not e["enabled"]: out.append(dict(arm=arm, order=None, rows=0, same_windows=same)); continue
+        rows = round_rows(int(e["rows"]))
+        for o in (o for o in ng["orders"] if o["order"] in e["orders"]):
+            rung = next((r for r in o["rungs_seen"] if r["rows"] == rows), None)
+            out.append(dict(arm=arm, order=o["order"], rows=rows, table_gb=table_bytes(rows, e["dim"], len(e["orders"])) / GB,
+                            distinct=o["seen"], load=o["seen"] / rows, shared_expected=expected_shared(o["seen"], rows),
+                            shared_measured=rung["shared"] if rung else None, same_windows=same))
+    return pd.DataFrame(out).astype({"order": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #be10f875
 def record_gaps(spec: Spec, runs, logs=None) -> list[str]:

@@ -1,4 +1,4 @@
-# next session (written in session 10, before any run): the GPU checks of this session's code, about 5 minutes: the
+# next session (written in session 10, before any run): the GPU checks of this session's code, an estimate of 5 minutes at most (the timeouts below): the
 # training and prefetch chapters' GPU cells (engram.prefetch=auto runs the pipeline on the GPU: 30_train's Engram log
 # test; the out-of-memory message's Engram lever), and the CUDA prefetch tests. bash runs/device_scripts/gpu_s11a.sh
 export CALL_T0=$(date +%s); source tools/gpu_setup.sh
