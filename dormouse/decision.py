@@ -9,7 +9,7 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .config import ConfigError, _flat, config_changes, to_dict
+from .config import ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
 from .ngram import expected_shared, same_windows
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
@@ -17,7 +17,8 @@ from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'unplanned_differences', 'decide', 'summary_table',
            'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve',
-           'leaves_band', 'ngram_record', 'arm_occupancy', 'record_gaps', 'capacity_sizing', 'format_capacity']
+           'leaves_band', 'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing',
+           'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -283,6 +284,16 @@ def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
                             distinct=o["seen"], load=o["seen"] / rows, shared_expected=expected_shared(o["seen"], rows),
                             shared_measured=rung["shared"] if rung else None, same_windows=same))
     return pd.DataFrame(out).astype({"order": "Int64"})
+
+# %% ../nbs/4_experiments/41_decision.ipynb #armverd0cd
+def arm_verdicts(exp_dir, **settings) -> tuple:
+    "`(decision, spec, table)` of the experiment recorded in `exp_dir`: per arm, `settings` (column=dotted key), verdict, mean, min, max, seeds."
+    import pandas as pd
+    d = Path(exp_dir)
+    dec, spec = json.loads((d / "decision.json").read_text()), load_spec(d / "spec.yaml")
+    rows = [dict(arm=a, **{c: get_key(arm_config(spec, a), k) for c, k in settings.items()}, verdict=v["verdict"],
+                 mean=v.get("mean"), min=v.get("min"), max=v.get("max"), seeds=v.get("n")) for a, v in dec["arms"].items()]
+    return dec, spec, pd.DataFrame(rows).set_index("arm")
 
 # %% ../nbs/4_experiments/41_decision.ipynb #be10f875
 def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
