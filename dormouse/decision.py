@@ -289,6 +289,8 @@ def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
 def arm_verdicts(exp_dir, **settings) -> tuple:
     "`(decision, spec, table)` of the experiment recorded in `exp_dir`: per arm, `settings` (column=dotted key), verdict, mean, min, max, seeds."
     import pandas as pd
+    if clash := set(settings) & {"arm", "verdict", "mean", "min", "max", "seeds"}:
+        raise ValueError(f"setting names {sorted(clash)} clash with the table's columns")
     d = Path(exp_dir)
     dec, spec = json.loads((d / "decision.json").read_text()), load_spec(d / "spec.yaml")
     rows = [dict(arm=a, **{c: get_key(arm_config(spec, a), k) for c, k in settings.items()}, verdict=v["verdict"],
