@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 from .config import ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
-from .ngram import expected_shared, same_windows
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
@@ -102,28 +101,29 @@ def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
 def mixed_settings(runs) -> dict[str, list[str]]:
     "Per arm whose finished seeds ran different settings: each difference from its first finished seed (`config_changes`, the seed aside)."
     out = {}
-    if "config" not in runs: return out
-    for a, g in runs[runs.status == "ok"].groupby("arm", sort=False):
-        cfgs = [(s, c) for s, c in zip(g.seed, g.config) if isinstance(c, dict)]
+    for a, g in _configured(runs).groupby("arm", sort=False):
+        cfgs = list(zip(g.seed, g.config))
         diffs = [f"seed{s} against seed{cfgs[0][0]}: {d}" for s, c in cfgs[1:] for d in config_changes(cfgs[0][1], c, ignore={"train.seed"})]
         if diffs: out[a] = diffs
     return out
 
-def _planned(spec: Spec, arm: str, seed: int) -> dict:
-    return _flat(to_dict(arm_config(spec, arm, seed)))
+def _configured(runs):
+    "The finished runs that recorded their config."
+    return runs[(runs.status == "ok") & runs.config.map(lambda c: isinstance(c, dict))] if "config" in runs else runs.iloc[:0]
+
+def _planned(spec: Spec, arm: str) -> dict:
+    return _flat(to_dict(arm_config(spec, arm)))      # the seed aside: train.seed is never compared
 
 def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
     """Per arm whose first finished seed ran settings other than the control's first, in keys where the spec plans
     the two alike: those differences."""
-    if "config" not in runs: return {}
-    ok = runs[(runs.status == "ok") & runs.config.map(lambda c: isinstance(c, dict))]
-    first = {a: g.iloc[0] for a, g in ok.groupby("arm", sort=False)}
+    first = {a: g.iloc[0] for a, g in _configured(runs).groupby("arm", sort=False)}
     c = first.get(spec.control)
     if c is None: return {}
-    pc, out = _planned(spec, spec.control, int(c.seed)), {}
+    pc, out = _planned(spec, spec.control), {}
     for a, r in first.items():
         if a == spec.control: continue
-        pa = _planned(spec, a, int(r.seed))
+        pa = _planned(spec, a)
         planned = {k for k in set(pa) | set(pc) if pa.get(k) != pc.get(k)} | {"train.seed"}
         diffs = config_changes(c.config, r.config, ignore=planned)
         if diffs: out[a] = [f"seed{r.seed} against {spec.control}/seed{c.seed}: {d}" for d in diffs]
@@ -265,12 +265,13 @@ def leaves_band(curve, goal: str = "lower") -> dict | None:
 def ngram_record(runs_dir) -> dict | None:
     "`runs_dir/ngrams/ngrams.json` with the config that made it (from its `manifest.json`); None while there is none."
     d = Path(runs_dir) / "ngrams"
-    if not (d / "ngrams.json").exists(): return None
+    if not ((d / "ngrams.json").exists() and (d / "manifest.json").exists()): return None
     return dict(json.loads((d / "ngrams.json").read_text()), config=json.loads((d / "manifest.json").read_text())["config"])
 
 def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
     "Per arm and order: rows per order, table GB (with momentum), distinct n-grams seen, load factor, shared share."
     import pandas as pd
+    from dormouse.ngram import expected_shared, same_windows   # here, not at the top: they bring torch, which reading records needs not
     out = []
     for arm in spec.arms:
         cfg = to_dict(arm_config(spec, arm, ng["seed"]))
@@ -278,9 +279,10 @@ def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
         e = cfg["engram"]
         if not e["enabled"]: out.append(dict(arm=arm, order=None, rows=0, same_windows=same)); continue
         rows = round_rows(int(e["rows"]))
+        gb = table_bytes(rows, e["dim"], len(e["orders"])) / GB
         for o in (o for o in ng["orders"] if o["order"] in e["orders"]):
             rung = next((r for r in o["rungs_seen"] if r["rows"] == rows), None)
-            out.append(dict(arm=arm, order=o["order"], rows=rows, table_gb=table_bytes(rows, e["dim"], len(e["orders"])) / GB,
+            out.append(dict(arm=arm, order=o["order"], rows=rows, table_gb=gb,
                             distinct=o["seen"], load=o["seen"] / rows, shared_expected=expected_shared(o["seen"], rows),
                             shared_measured=rung["shared"] if rung else None, same_windows=same))
     return pd.DataFrame(out).astype({"order": "Int64"})
@@ -293,8 +295,11 @@ def arm_verdicts(exp_dir, **settings) -> tuple:
         raise ValueError(f"setting names {sorted(clash)} clash with the table's columns")
     d = Path(exp_dir)
     dec, spec = json.loads((d / "decision.json").read_text()), load_spec(d / "spec.yaml")
-    rows = [dict(arm=a, **{c: get_key(arm_config(spec, a), k) for c, k in settings.items()}, verdict=v["verdict"],
-                 mean=v.get("mean"), min=v.get("min"), max=v.get("max"), seeds=v.get("n")) for a, v in dec["arms"].items()]
+    rows = []
+    for a, v in dec["arms"].items():
+        cfg = arm_config(spec, a)
+        rows.append(dict(arm=a, **{c: get_key(cfg, k) for c, k in settings.items()}, verdict=v["verdict"],
+                         mean=v.get("mean"), min=v.get("min"), max=v.get("max"), seeds=v.get("n")))
     return dec, spec, pd.DataFrame(rows).set_index("arm")
 
 # %% ../nbs/4_experiments/41_decision.ipynb #be10f875
@@ -308,12 +313,10 @@ def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
 def _experiment_counts(exp_dir: Path, cfg, order: int) -> tuple[int, str]:
     "The experiment's distinct `order`-grams seen, and where they come from: the survey record beside it if it matches, else `ngram_survey`."
     from dormouse.ngram import ngram_survey, same_windows      # here, not at the top: they bring torch, which reading records needs not
-    ng = exp_dir.parent / "ngrams"
-    if (ng / "ngrams.json").exists() and (ng / "manifest.json").exists():
-        rec = json.loads((ng / "ngrams.json").read_text())
-        if same_windows(to_dict(cfg), json.loads((ng / "manifest.json").read_text())["config"]):
-            d = next((o["seen"] for o in rec["orders"] if o["order"] == order), None)
-            if d is not None: return d, f"{ng}/, a recorded survey of the same windows as its seed {cfg.train.seed}"
+    rec = ngram_record(exp_dir.parent)
+    if rec is not None and same_windows(to_dict(cfg), rec["config"]):
+        d = next((o["seen"] for o in rec["orders"] if o["order"] == order), None)
+        if d is not None: return d, f"{exp_dir.parent / 'ngrams'}/, a recorded survey of the same windows as its seed {cfg.train.seed}"
     s = ngram_survey(cfg, rows=[])
     return next(o["seen"] for o in s["orders"] if o["order"] == order), f"recomputed by ngram_survey of its base config at seed {cfg.train.seed}"
 

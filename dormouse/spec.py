@@ -207,6 +207,6 @@ def load_spec(path, name: str | None = None) -> Spec:
                 source=str(d.get("source", "")), text=text)
     if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", spec.name): bad(f"'name' {spec.name!r} must be a folder name")
     for a in arms:  # every run's config, built now: a bad key stops everything before the first run
-        try: arm_config(spec, a, seeds[0])
+        try: arm_config(spec, a)
         except ConfigError as e: bad(f"arms.{a}: {e}" if spec.arms[a] else f"base: {e}")
     return spec

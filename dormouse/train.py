@@ -164,7 +164,7 @@ def open(self: _Run):
     self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
     self.where = f"the start at step {self.start}"   # what runs now, for an out-of-memory message (`step`, `eval_heldout`, `checkpoint`)
     self.clip = grad_clip_norm(cfg.optim)                 # inf when grad_clip <= 0: measure the norm, never clip
-    self.pipeline = None
+    self.pipeline, self.peak_reset = None, False           # peak_reset: `step` reset the peak after the warm-up steps
     if model.engram is not None and model.engram.mode == "host" and uses_pipeline(cfg.engram.prefetch, self.device):
         self.pipeline = Pipeline(model.engram, self.batch, self.device)
     self.times = []
@@ -204,7 +204,8 @@ def step(self: _Run, s: int):
     self.queue.append(dict(step=done, loss=loss, lr=self.opt.lr("adam"), lr_factor=factor, grad_norm=grad_norm, clock=clock,
                            extra=extra))
     issued = len(self.times) + len(self.queue)      # the steps this process has run
-    if issued == self.train_cfg.metrics_warmup and self.device.type == "cuda": torch.cuda.reset_peak_memory_stats(self.device)
+    if issued == self.train_cfg.metrics_warmup and self.device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(self.device); self.peak_reset = True
 
 # %% ../nbs/3_training/30_train.ipynb #fl0code01
 @patch
@@ -318,7 +319,7 @@ def out_of_memory(self: _Run, e: Exception) -> str:
     """What ran out, where (`self.where`), the micro-batch, the run's peak, what was kept, and the levers this run has
     not taken: one message. Torch's own text follows it whole (it names the GPU's capacity and the allocator's hints)."""
     b, k, off, o = self.batch_size, self.accum, self.cfg.offload, self.cfg.optim
-    since = " since its warm-up steps" if len(self.times) + len(self.queue) > self.train_cfg.metrics_warmup else ""   # the peak is reset then
+    since = " since its warm-up steps" if self.peak_reset else ""
     peak = (f"; the run had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB{since}"
             if self.device.type == "cuda" else "")
     graphs = self.train_cfg.compile and self.train_cfg.compile_mode == "reduce-overhead"   # CUDA graphs refuse accum > 1

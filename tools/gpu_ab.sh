@@ -8,7 +8,7 @@
 # run.json's wall_s, one call of session 7).
 # A run the budget cuts off is lost; the ones before it are kept.
 # On a machine of several GPUs (nvidia-h200-x2), GPUS=all runs one run per GPU at a time (`dormouse ab --gpus all`):
-#   GPUS=all bash tools/gpu_ab.sh card16 580 fp32_state/1 card_levers/0     (two runs side by side, one per GPU)
+#   GPUS=all bash tools/gpu_ab.sh card16 580 fp32_state/1 card_levers/1     (two runs side by side, one per GPU)
 set -u; exp=$1; budget=$2; shift 2
 only=(); for r in "$@"; do only+=(--only "$r"); done
 mkdir -p "$OUT/r"; t0=$(date +%s)

@@ -1,4 +1,4 @@
-# next session (written in session 10, before any run): the GPU checks of this session's code, an estimate of at most 9.5 minutes (the timeouts below): the
+# next session (written in session 10, before any run): the GPU checks of this session's code, at most 9.5 minutes of tests (the timeouts below, 420 + 150 s), plus gpu_setup.sh: the
 # training and prefetch chapters' GPU cells (engram.prefetch=auto runs the pipeline on the GPU: 30_train's Engram log
 # test; the out-of-memory stop under an allocator cap, oomgpu01), and the CUDA prefetch tests. bash runs/device_scripts/gpu_s11a.sh
 export CALL_T0=$(date +%s); source tools/gpu_setup.sh
