@@ -228,14 +228,18 @@ def merge(node, d: dict, prefix: str = ""):
     return node
 
 # %% ../nbs/0_foundations/00_config.ipynb #cf6732f4
+def _as_bool(v) -> bool | None:
+    "A boolean from YAML or from `--set`'s text (true/1/yes/on, false/0/no/off), else None."
+    if isinstance(v, bool): return v
+    s = str(v).lower()
+    return True if s in ("true", "1", "yes", "on") else False if s in ("false", "0", "no", "off") else None
+
 def _coerce(key: str, cur, v):
     "Give `v` the type of the current value `cur`, or say which key was wrong."
     try:
         if isinstance(cur, bool):
-            if isinstance(v, bool): return v
-            if isinstance(v, str) and v.lower() in ("true", "1", "yes", "on"): return True
-            if isinstance(v, str) and v.lower() in ("false", "0", "no", "off"): return False
-            raise ValueError
+            if (b := _as_bool(v)) is None: raise ValueError
+            return b
         if isinstance(cur, int):
             if isinstance(v, bool): raise ValueError
             if isinstance(v, float) and not v.is_integer(): raise ValueError
@@ -245,7 +249,10 @@ def _coerce(key: str, cur, v):
             if isinstance(v, str): v = yaml.safe_load(v)
             if not isinstance(v, list): raise ValueError
             return list(v)
-        if isinstance(cur, str): return str(v).lower() if isinstance(v, bool) else str(v)   # YAML's true/false as the words
+        if isinstance(cur, str):
+            # a three-way switch such as engram.prefetch takes every spelling of a boolean (YAML's true, --set's on/1/yes)
+            if {"true", "false"} <= set(CHOICES.get(key, ())) and (b := _as_bool(v)) is not None: return str(b).lower()
+            return str(v)
     except (ValueError, TypeError):
         raise ConfigError(f"bad value for '{key}': {v!r} (expected {type(cur).__name__})") from None
     return v
