@@ -14,10 +14,10 @@ from .memory import GB, round_rows, table_bytes
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'mixed_settings', 'unplanned_differences', 'decide', 'summary_table',
-           'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve',
-           'leaves_band', 'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing',
-           'format_capacity']
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
+           'unplanned_differences', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time',
+           'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'ngram_record', 'arm_occupancy',
+           'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -86,10 +86,18 @@ def _blockers(spec: Spec, runs, logs) -> tuple[list, dict]:
     return gates, blocked
 
 # %% ../nbs/4_experiments/41_decision.ipynb #65f0d91f
+def beats_every_seed(mean: float, lo: float, hi: float, goal: str) -> bool:
+    "Whether `mean` is better than every seed of a spread [`lo`, `hi`], for a metric whose `goal` is lower or higher."
+    return mean < lo if goal == "lower" else mean > hi
+
+def loses_to_every_seed(mean: float, lo: float, hi: float, goal: str) -> bool:
+    "Whether `mean` is worse than every seed of a spread [`lo`, `hi`]."
+    return beats_every_seed(mean, lo, hi, "higher" if goal == "lower" else "lower")
+
 def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
     "keep or kill, by the spec's rule: the arm's mean (`st`) against the control's seed spread (`cst`)."
     inside = cst["min"] <= st["mean"] <= cst["max"]
-    better = st["mean"] < cst["min"] if spec.goal == "lower" else st["mean"] > cst["max"]
+    better = beats_every_seed(st["mean"], cst["min"], cst["max"], spec.goal)
     keep = {"kill_if_inside_control_spread": better, "kill_if_outside_control_spread": inside,
             "kill_if_worse_than_control_spread": inside or better}[spec.rule]
     where = "inside" if inside else ("outside (better than every control seed)" if better else "outside (worse than every control seed)")
@@ -252,11 +260,10 @@ def leaves_band(curve, goal: str = "lower") -> dict | None:
     "The control's band, the last arm inside it before the first worse one, that arm's load, and the factor 1/load; None without 2 control seeds."
     c = curve[curve.control].iloc[0]
     if c.n < 2: return None
-    worse = (lambda m: m > c.hi) if goal == "lower" else (lambda m: m < c.lo)
     last, out, gap = c, None, []
     for _, r in curve.iterrows():
         if r.n == 0: gap.append(r.arm); continue          # not recorded: the walk goes on, and says so
-        if worse(r["mean"]): out = r; break
+        if loses_to_every_seed(r["mean"], c.lo, c.hi, goal): out = r; break
         if r.load >= last.load: last, gap = r, []
     return dict(band=(c.lo, c.hi), last_inside=last.arm, load=last.load, first_out=None if out is None else out.arm,
                 first_out_load=None if out is None else out.load, unrecorded=gap, factor=1 / last.load)
