@@ -1,4 +1,9 @@
-# session 11: sent as call 1 (the device copy checked out at 4a663ca first: `git checkout -q 4a663ca...`) with DORMOUSE_GIT_COMMIT=4a663ca3a2b74484d6a8552fdd815dc2328545fb RUNS="fp32_state/1"; as call 2 at 7126c40 (DORMOUSE_GIT_COMMIT its full hash) with RUNS="card_levers/1".
+# session 11, the commands as sent (each call's whole command line):
+#   call 1: export DORMOUSE_GIT_COMMIT=4a663ca3a2b74484d6a8552fdd815dc2328545fb; git stash -q 2>/dev/null; git checkout -q 4a663ca3a2b74484d6a8552fdd815dc2328545fb 2>/dev/null; git log --oneline -1; RUNS="fp32_state/1" bash runs/device_scripts/gpu_s10c.sh
+#   call 2: export DORMOUSE_GIT_COMMIT=7126c40$(git rev-parse HEAD 2>/dev/null | cut -c8-); git log --oneline -1; git status --short | head -5; RUNS="card_levers/1" bash runs/device_scripts/gpu_s10c.sh
+#           (a faulty hash: the device copy's .git stood at 4a663ca from call 1, so run.json says 7126c403a2b7...; runs/card16/README.md)
+#   call 3: export DORMOUSE_GIT_COMMIT=ee8fc1da7f43b5eb1c352362709d82679db621ff; RUNS="fp32_state/2" bash runs/device_scripts/gpu_s10c.sh
+# Left after session 11: card_levers/2 (the same, RUNS="card_levers/2", with the sending commit's full hash typed out).
 # session 10: sent as call 4 with DORMOUSE_GIT_COMMIT=7419243c6c5b846ad37aedee0c349ccd7c94b787 RUNS="card_levers/0".
 # next session, call 3 and on (written in session 9): card16's runs: fp32_state/0, the only run so far, took 437 s on one H200 (session 9; its run.json's wall_s).
 # On nvidia-h200 one run per call:     RUNS="fp32_state/1" bash runs/device_scripts/gpu_s10c.sh
