@@ -1,3 +1,4 @@
+# session 11: sent as call 4 with the whole command line: export DORMOUSE_GIT_COMMIT=ee8fc1da7f43b5eb1c352362709d82679db621ff; BUDGET=180 bash runs/device_scripts/gpu_s11b.sh (timeout_s 200; call wall 185.3 s by the device tool's reply)
 # session 11 (written before any run): the GPU checks of session 10's code, in the device time left after card16's
 # calls, BUDGET seconds in all (gpu_s11a.sh's 570 s of timeouts did not fit beside three card16 runs). In the order
 # of what they check: the training chapter's GPU cells (engram.prefetch=auto runs the pipeline on the GPU: the Engram
