@@ -15,9 +15,9 @@ from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
-           'unplanned_differences', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time',
-           'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'ngram_record', 'arm_occupancy',
-           'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
+           'unplanned_differences', 'keeps_if', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once',
+           'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'ngram_record',
+           'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -137,6 +137,30 @@ def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
         if diffs: out[a] = [f"seed{r.seed} against {spec.control}/seed{c.seed}: {d}" for d in diffs]
     return out
 
+# %% ../nbs/4_experiments/41_decision.ipynb #keepif0cd
+def keeps_if(spec: Spec, runs, arm: str) -> str | None:
+    """For `arm` whose only want is runs not made yet (status `missing`) beside a complete control: the values of the
+    mean `spec.metric` of its runs left that keep it by `spec.rule`, in words; else None."""
+    m, c = spec.metric, spec.control
+    if m not in runs or arm == c: return None
+    def scored(a):
+        g = runs[runs.arm == a]
+        return g, g[(g.status == "ok") & g[m].notna()][m].astype(float)
+    (cg, cv), (ag, av) = scored(c), scored(arm)
+    left = ag[ag.status == "missing"]
+    k, n = len(left), len(ag)
+    if not k or not len(cv) or len(cv) < len(cg) or len(av) + k < n: return None
+    lo, hi, s = float(cv.min()), float(cv.max()), float(av.sum())
+    x = lambda mean: (n * mean - s) / k                  # the runs left's mean that puts the arm's mean at `mean`
+    lower = spec.goal == "lower"
+    cond = {"kill_if_worse_than_control_spread": f"≤ {x(hi):.5f}" if lower else f"≥ {x(lo):.5f}",
+            "kill_if_inside_control_spread": f"< {x(lo):.5f}" if lower else f"> {x(hi):.5f}",
+            "kill_if_outside_control_spread": f"between {x(lo):.5f} and {x(hi):.5f}"}[spec.rule]
+    who = f"{arm}/seed{left.seed.iloc[0]}'s {m}" if k == 1 else \
+          f"the mean {m} of {', '.join(f'{arm}/seed{t}' for t in left.seed)}"
+    gated = " (and its gates pass)" if any(g.arm in ("*", arm) for g in spec.gates) else ""
+    return f"by the rule it keeps if {who} is {cond}{gated}, and is killed otherwise"
+
 # %% ../nbs/4_experiments/41_decision.ipynb #98a1ffb1
 def decide(spec: Spec, runs, logs=None) -> dict:
     "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
@@ -166,7 +190,10 @@ def decide(spec: Spec, runs, logs=None) -> dict:
         elif a in blocked or c in blocked or len(eb) > 1:
             why = blocked.get(a, []) + [f"control: {x}" for x in blocked.get(c, [])]
             if len(eb) > 1: why.append(f"runs scored different held-out byte counts {eb}")
-            out["arms"][a] = dict(verdict="no verdict", reason="the arm did not run as designed: " + "; ".join(why), **st)
+            reason = "the arm did not run as designed: " + "; ".join(why)
+            waits = c not in blocked and len(eb) <= 1 and all(x.endswith(" missing") for x in blocked.get(a, []))   # _blockers' words for a run not made
+            if waits and (then := keeps_if(spec, runs, a)): reason += f"; {then}"
+            out["arms"][a] = dict(verdict="no verdict", reason=reason, **st)
         else: out["arms"][a] = _verdict(spec, st, cst)
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
