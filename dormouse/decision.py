@@ -16,8 +16,8 @@ from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 # %% auto #0
 __all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
            'unplanned_differences', 'keeps_if', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once',
-           'bpb_at_matched_time', 'loss_vs_control', 'spread', 'capacity_curve', 'leaves_band', 'ngram_record',
-           'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
+           'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'spread', 'capacity_curve', 'leaves_band',
+           'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -261,6 +261,23 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
                          first_difference=int(g.step.to_numpy()[differs > 0].min()) if differs.any() else None,
                          arm_steps=len(g), control_steps=int((ctrl.index.get_level_values("seed") == s).sum())))
     return pd.DataFrame(rows, columns=cols).astype({"first_difference": "Int64"})
+
+# %% ../nbs/4_experiments/41_decision.ipynb #pairgap0cd
+def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
+    """Per arm and seed against the control's same seed: the mean training-loss difference (arm − control) over the steps
+    both logged (`mean`), the same per `window` of steps (columns named by the window's last step), and `higher`: the
+    windows in which the arm's mean loss was the higher, of all."""
+    import pandas as pd
+    if not len(logs): return pd.DataFrame()
+    ctrl = logs[logs.arm == control][["seed", "step", "loss"]]
+    rows = []
+    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
+        d = g[["step", "loss"]].merge(ctrl[ctrl.seed == s], on="step", suffixes=("", "_c"))
+        if d.empty: continue
+        d = d.assign(gap=d.loss - d.loss_c, end=((d.step - 1) // window + 1) * window)
+        w = d.groupby("end").gap.mean()
+        rows.append({"arm": a, "seed": s, "steps": len(d), "mean": d.gap.mean(), "higher": f"{int((w > 0).sum())} of {len(w)}", **w.to_dict()})
+    return pd.DataFrame(rows).set_index(["arm", "seed"]) if rows else pd.DataFrame()
 
 # %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
 def spread(values) -> dict:
