@@ -14,10 +14,11 @@ from .memory import GB, round_rows, table_bytes
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
-           'unplanned_differences', 'keeps_if', 'decide', 'summary_table', 'bpb_by_time', 'runs_at_once',
-           'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'spread', 'capacity_curve', 'leaves_band',
-           'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'run_log', 'pack_logs', 'beats_every_seed', 'loses_to_every_seed',
+           'mixed_settings', 'unplanned_differences', 'keeps_if', 'decide', 'summary_table', 'bpb_by_time',
+           'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'spread', 'capacity_curve',
+           'leaves_band', 'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing',
+           'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -46,10 +47,31 @@ def load_runs(exp_dir, spec: Spec | None = None):
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
             rows.append(row)
             if not m: continue
-            if (d/"log.csv").exists():
-                lg = pd.read_csv(d/"log.csv"); lg.insert(0, "seed", s); lg.insert(0, "arm", arm); logs.append(lg)
+            if (f := run_log(d)) is not None:
+                lg = pd.read_csv(f); lg.insert(0, "seed", s); lg.insert(0, "arm", arm); logs.append(lg)
             evals += [dict(arm=arm, seed=s, **e) for e in bpb_history(m)]
     return pd.DataFrame(rows), (pd.concat(logs, ignore_index=True) if logs else pd.DataFrame()), pd.DataFrame(evals)
+
+# %% ../nbs/4_experiments/41_decision.ipynb #packlg0cd
+def run_log(run_dir) -> Path | None:
+    "The step log of the run in `run_dir`: `log.csv`, or its gzip'd bytes `log.csv.gz`; None when it has neither."
+    return next((f for f in (Path(run_dir)/"log.csv", Path(run_dir)/"log.csv.gz") if f.exists()), None)
+
+def pack_logs(exp_dir) -> list[dict]:
+    """Gzip every `ARM/seedN/log.csv` under `exp_dir` into `log.csv.gz` (checked to unpack to the same bytes, then the
+    csv removed) and add each original's SHA-256 to `exp_dir/logs.sha256`; per log packed, its path and both sizes."""
+    import gzip, hashlib
+    exp_dir, out = Path(exp_dir), []
+    for f in sorted(exp_dir.glob("*/seed*/log.csv")):
+        raw = f.read_bytes()
+        packed = gzip.compress(raw, compresslevel=9, mtime=0)            # mtime 0: the same log packs to the same bytes
+        if gzip.decompress(packed) != raw: raise RuntimeError(f"{f}: gzip did not give back its bytes; left as it is")
+        gz = f.with_name("log.csv.gz"); tmp = gz.with_name(gz.name + ".tmp")
+        tmp.write_bytes(packed); tmp.replace(gz)
+        with open(exp_dir/"logs.sha256", "a") as h: h.write(f"{hashlib.sha256(raw).hexdigest()}  {f.relative_to(exp_dir)}\n")
+        f.unlink()
+        out.append(dict(log=str(f.relative_to(exp_dir)), csv_bytes=len(raw), gz_bytes=len(packed)))
+    return out
 
 # %% ../nbs/4_experiments/41_decision.ipynb #7be494c4
 def _gate_value(g: Gate, row, logs):

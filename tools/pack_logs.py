@@ -1,0 +1,17 @@
+"""Gzip the step logs of landed A/B experiments: python3 tools/pack_logs.py runs/EXPERIMENT ...
+
+Each ARM/seedN/log.csv becomes log.csv.gz, the same bytes (checked), and its SHA-256 goes into EXPERIMENT/logs.sha256
+(`dormouse.decision.pack_logs`). The records travel with every call to the lent GPU machine, whose working tree may hold
+64 MiB: run this when an experiment's records land."""
+import sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from dormouse.decision import pack_logs
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2: sys.exit(__doc__)
+    for d in sys.argv[1:]:
+        if not Path(d).is_dir(): sys.exit(f"pack_logs: {d} is not a folder")
+        packed = pack_logs(d)
+        a, b = sum(p["csv_bytes"] for p in packed), sum(p["gz_bytes"] for p in packed)
+        print(f"{d}: {len(packed)} logs packed, {a / 2**20:.2f} MiB -> {b / 2**20:.2f} MiB")
