@@ -205,6 +205,7 @@ def decide(spec: Spec, runs, logs=None) -> dict:
         vals = runs[(runs.arm == a) & (runs.status == "ok")][metric].dropna() if metric in runs else []
         return _stats(vals) if len(vals) else {}
     cst = stats(c) or None
+    gates_failed = {g["arm"] for g in gates if not g["passed"]}
     for a in spec.arms:
         st = stats(a)
         if a == c:
@@ -213,7 +214,8 @@ def decide(spec: Spec, runs, logs=None) -> dict:
             why = blocked.get(a, []) + [f"control: {x}" for x in blocked.get(c, [])]
             if len(eb) > 1: why.append(f"runs scored different held-out byte counts {eb}")
             reason = "the arm did not run as designed: " + "; ".join(why)
-            waits = c not in blocked and len(eb) <= 1 and all(x.endswith(" missing") for x in blocked.get(a, []))   # _blockers' words for a run not made
+            # only runs not made yet stand in the way (keeps_if checks the runs; here the gates and the settings)
+            waits = c not in blocked and len(eb) <= 1 and a not in mixed and a not in unplanned and a not in gates_failed
             if waits and (then := keeps_if(spec, runs, a)): reason += f"; {then}"
             out["arms"][a] = dict(verdict="no verdict", reason=reason, **st)
         else: out["arms"][a] = _verdict(spec, st, cst)
