@@ -160,18 +160,19 @@ def unplanned_differences(spec: Spec, runs) -> dict[str, list[str]]:
     return out
 
 # %% ../nbs/4_experiments/41_decision.ipynb #keepif0cd
+def _scores(runs, arm: str, metric: str):
+    "The `metric` of `arm`'s finished runs that recorded it, as floats."
+    return runs[(runs.arm == arm) & (runs.status == "ok")][metric].dropna().astype(float) if metric in runs else runs.iloc[:0, :0]
+
 def keeps_if(spec: Spec, runs, arm: str) -> str | None:
     """For `arm` whose only want is runs not made yet (status `missing`) beside a complete control: the values of the
     mean `spec.metric` of its runs left that keep it by `spec.rule`, in words; else None."""
     m, c = spec.metric, spec.control
     if m not in runs or arm == c: return None
-    def scored(a):
-        g = runs[runs.arm == a]
-        return g, g[(g.status == "ok") & g[m].notna()][m].astype(float)
-    (cg, cv), (ag, av) = scored(c), scored(arm)
-    left = ag[ag.status == "missing"]
-    k, n = len(left), len(ag)
-    if not k or not len(cv) or len(cv) < len(cg) or len(av) + k < n: return None
+    cv, av = _scores(runs, c, m), _scores(runs, arm, m)
+    left = runs[(runs.arm == arm) & (runs.status == "missing")]
+    k, n = len(left), int((runs.arm == arm).sum())
+    if not k or not len(cv) or len(cv) < (runs.arm == c).sum() or len(av) + k < n: return None
     lo, hi, s = float(cv.min()), float(cv.max()), float(av.sum())
     x = lambda mean: (n * mean - s) / k                  # the runs left's mean that puts the arm's mean at `mean`
     lower = spec.goal == "lower"
@@ -202,7 +203,7 @@ def decide(spec: Spec, runs, logs=None) -> dict:
     out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text,
                control=c, gates=gates, checks=checks, arms={})
     def stats(a):
-        vals = runs[(runs.arm == a) & (runs.status == "ok")][metric].dropna() if metric in runs else []
+        vals = _scores(runs, a, metric)
         return _stats(vals) if len(vals) else {}
     cst = stats(c) or None
     gates_failed = {g["arm"] for g in gates if not g["passed"]}
@@ -216,8 +217,9 @@ def decide(spec: Spec, runs, logs=None) -> dict:
             reason = "the arm did not run as designed: " + "; ".join(why)
             # only runs not made yet stand in the way (keeps_if checks the runs; here the gates and the settings)
             waits = c not in blocked and len(eb) <= 1 and a not in mixed and a not in unplanned and a not in gates_failed
-            if waits and (then := keeps_if(spec, runs, a)): reason += f"; {then}"
-            out["arms"][a] = dict(verdict="no verdict", reason=reason, **st)
+            then = keeps_if(spec, runs, a) if waits else None
+            out["arms"][a] = dict(verdict="no verdict", reason=reason + (f"; {then}" if then else ""), **st,
+                                  **({"keeps_if": then} if then else {}))
         else: out["arms"][a] = _verdict(spec, st, cst)
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
@@ -289,8 +291,8 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
 # %% ../nbs/4_experiments/41_decision.ipynb #pairgap0cd
 def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
     """Per arm and seed against the control's same seed: the mean training-loss difference (arm − control) over the steps
-    both logged (`mean`), the same per `window` of steps (columns named by the window's last step), and `higher`: the
-    windows in which the arm's mean loss was the higher, of all."""
+    both logged (`mean`), the same per `window` of steps (columns named by the window's last step), and how many of its
+    `windows` the arm's mean loss was the `higher` in."""
     import pandas as pd
     if not len(logs): return pd.DataFrame()
     ctrl = logs[logs.arm == control][["seed", "step", "loss"]]
@@ -300,7 +302,7 @@ def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
         if d.empty: continue
         d = d.assign(gap=d.loss - d.loss_c, end=((d.step - 1) // window + 1) * window)
         w = d.groupby("end").gap.mean()
-        rows.append({"arm": a, "seed": s, "steps": len(d), "mean": d.gap.mean(), "higher": f"{int((w > 0).sum())} of {len(w)}", **w.to_dict()})
+        rows.append({"arm": a, "seed": s, "steps": len(d), "mean": d.gap.mean(), "higher": int((w > 0).sum()), "windows": len(w), **w.to_dict()})
     return pd.DataFrame(rows).set_index(["arm", "seed"]) if rows else pd.DataFrame()
 
 # %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
@@ -363,10 +365,12 @@ def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
     return pd.DataFrame(out).astype({"order": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #armverd0cd
-def arm_verdicts(exp_dir, **settings) -> tuple:
-    "`(decision, spec, table)` of the experiment recorded in `exp_dir`: per arm, `settings` (column=dotted key), verdict, mean, min, max, seeds."
+def arm_verdicts(exp_dir, prefix: str = "", **settings) -> tuple:
+    """`(decision, spec, table)` of the experiment recorded in `exp_dir`: per arm, `settings` (column=dotted key), verdict,
+    the metric's mean, min and max (columns named `prefix` + mean, min, max: `bpb_mean`, ...), seeds."""
     import pandas as pd
-    if clash := set(settings) & {"arm", "verdict", "mean", "min", "max", "seeds"}:
+    stats = {f"{prefix}{k}": k for k in ("mean", "min", "max")}
+    if clash := set(settings) & {"arm", "verdict", "seeds", *stats}:
         raise ValueError(f"setting names {sorted(clash)} clash with the table's columns")
     d = Path(exp_dir)
     dec, spec = json.loads((d / "decision.json").read_text()), load_spec(d / "spec.yaml")
@@ -374,7 +378,7 @@ def arm_verdicts(exp_dir, **settings) -> tuple:
     for a, v in dec["arms"].items():
         cfg = arm_config(spec, a)
         rows.append(dict(arm=a, **{c: get_key(cfg, k) for c, k in settings.items()}, verdict=v["verdict"],
-                         mean=v.get("mean"), min=v.get("min"), max=v.get("max"), seeds=v.get("n")))
+                         **{c: v.get(k) for c, k in stats.items()}, seeds=v.get("n")))
     return dec, spec, pd.DataFrame(rows).set_index("arm")
 
 # %% ../nbs/4_experiments/41_decision.ipynb #be10f875
