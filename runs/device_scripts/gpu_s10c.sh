@@ -1,3 +1,5 @@
+# session 12, call 1 (the last card16 run), the whole command line as sent: export DORMOUSE_GIT_COMMIT=4cdd2f061f7284b0a1c032cb2937ffc1c6300f6e; RUNS="card_levers/2" bash runs/device_scripts/gpu_s10c.sh
+#   (call wall 457.2 s by the device tool's reply; run.json wall_s 447)
 # session 11, the commands as sent (each call's whole command line):
 #   call 1: export DORMOUSE_GIT_COMMIT=4a663ca3a2b74484d6a8552fdd815dc2328545fb; git stash -q 2>/dev/null; git checkout -q 4a663ca3a2b74484d6a8552fdd815dc2328545fb 2>/dev/null; git log --oneline -1; RUNS="fp32_state/1" bash runs/device_scripts/gpu_s10c.sh
 #   call 2: export DORMOUSE_GIT_COMMIT=7126c40$(git rev-parse HEAD 2>/dev/null | cut -c8-); git log --oneline -1; git status --short | head -5; RUNS="card_levers/1" bash runs/device_scripts/gpu_s10c.sh

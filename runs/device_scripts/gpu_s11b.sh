@@ -1,3 +1,4 @@
+# session 12, call 5, the whole command line as sent: export DORMOUSE_GIT_COMMIT=4cdd2f061f7284b0a1c032cb2937ffc1c6300f6e; BUDGET=300 bash runs/device_scripts/gpu_s11b.sh (timeout_s 330; call wall 194.0 s)
 # session 11: sent as call 4 with the whole command line: export DORMOUSE_GIT_COMMIT=ee8fc1da7f43b5eb1c352362709d82679db621ff; BUDGET=180 bash runs/device_scripts/gpu_s11b.sh (timeout_s 200; call wall 185.3 s by the device tool's reply)
 # session 11 (written before any run): the GPU checks of session 10's code, in the device time left after card16's
 # calls, BUDGET seconds in all (gpu_s11a.sh's 570 s of timeouts did not fit beside three card16 runs). In the order
