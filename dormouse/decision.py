@@ -14,9 +14,9 @@ from .memory import GB, round_rows, table_bytes
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'run_log', 'pack_logs', 'beats_every_seed', 'loses_to_every_seed',
-           'mixed_settings', 'unplanned_differences', 'keeps_if', 'decide', 'summary_table', 'bpb_by_time',
-           'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'spread', 'capacity_curve',
+__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'run_log', 'pack_logs', 'spread', 'beats_every_seed',
+           'loses_to_every_seed', 'mixed_settings', 'unplanned_differences', 'keeps_if', 'decide', 'summary_table',
+           'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'capacity_curve',
            'leaves_band', 'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing',
            'format_capacity']
 
@@ -82,9 +82,16 @@ def _gate_value(g: Gate, row, logs):
         if len(col): return float(col.max())
     return None
 
+def spread(values) -> dict:
+    "Mean, min (`lo`), max (`hi`) and count of the numbers among `values` (NaN and 0 for none)."
+    import pandas as pd
+    v = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").dropna()
+    return dict(mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)) if len(v) else dict(mean=float("nan"), lo=float("nan"), hi=float("nan"), n=0)
+
 def _stats(vals) -> dict:
-    vals = [float(v) for v in vals]
-    return dict(mean=sum(vals)/len(vals), min=min(vals), max=max(vals), n=len(vals))
+    "`spread` under the names `decision.json` has always used (min, max)."
+    s = spread(vals)
+    return dict(mean=float(s["mean"]), min=float(s["lo"]), max=float(s["hi"]), n=s["n"])
 
 # %% ../nbs/4_experiments/41_decision.ipynb #9f9c777d
 def _blockers(spec: Spec, runs, logs) -> tuple[list, dict]:
@@ -306,12 +313,6 @@ def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
     return pd.DataFrame(rows).set_index(["arm", "seed"]) if rows else pd.DataFrame()
 
 # %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
-def spread(values) -> dict:
-    "Mean, min (`lo`), max (`hi`) and count of the numbers among `values` (NaN and 0 for none)."
-    import pandas as pd
-    v = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").dropna()
-    return dict(mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)) if len(v) else dict(mean=float("nan"), lo=float("nan"), hi=float("nan"), n=0)
-
 def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataFrame":
     "Per arm with an Engram of `order`: rows per order, load = `distinct` ÷ rows, whether it is the control, its metric's mean, lo, hi, n; by load."
     import pandas as pd
