@@ -277,6 +277,12 @@ def bpb_at_matched_time(timed, parallel: int = 1) -> "pd.DataFrame | None":
     return pd.DataFrame(dict(train_s_end=ends, bpb_at_matched_time=pd.Series(at), matched_s=t))
 
 # %% ../nbs/4_experiments/41_decision.ipynb #b1c2d3e4
+def _with_control(logs, control: str):
+    "Per arm and seed other than the control: `(arm, seed, its log, the control's log of the same seed)`."
+    ctrl = logs[logs.arm == control]
+    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
+        yield a, s, g, ctrl[ctrl.seed == s]
+
 def loss_vs_control(logs, control: str) -> "pd.DataFrame":
     """Per arm and seed, step by step against the control's same seed: steps compared, the largest |loss difference| (0.0:
     identical), the first step whose loss or gradient norm differs (NA: none), and the rows of each log."""
@@ -284,15 +290,14 @@ def loss_vs_control(logs, control: str) -> "pd.DataFrame":
     rows, cols = [], ["arm", "seed", "steps", "max_abs_loss_diff", "first_difference", "arm_steps", "control_steps"]
     if not len(logs): logs = pd.DataFrame(columns=["arm", "seed", "step", "loss"])   # no logs: no rows
     keys = [k for k in ("loss", "grad_norm") if k in logs]   # a value recorded on one side only is not a difference
-    ctrl = logs[logs.arm == control].set_index(["seed", "step"])[keys]
-    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
-        c = ctrl.reindex(list(zip([s] * len(g), g.step)))
+    for a, s, g, cs in _with_control(logs, control):
+        c = cs.set_index("step")[keys].reindex(g.step)
         both = c.loss.notna().to_numpy()
         d = (g.loss.to_numpy()[both] - c.loss.to_numpy()[both])
         differs = sum((g[k].to_numpy() != c[k].to_numpy()) & g[k].notna().to_numpy() & c[k].notna().to_numpy() for k in keys)
         rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None,
                          first_difference=int(g.step.to_numpy()[differs > 0].min()) if differs.any() else None,
-                         arm_steps=len(g), control_steps=int((ctrl.index.get_level_values("seed") == s).sum())))
+                         arm_steps=len(g), control_steps=len(cs)))
     return pd.DataFrame(rows, columns=cols).astype({"first_difference": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #pairgap0cd
@@ -302,10 +307,9 @@ def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
     `windows` the arm's mean loss was the `higher` in."""
     import pandas as pd
     if not len(logs): return pd.DataFrame()
-    ctrl = logs[logs.arm == control][["seed", "step", "loss"]]
     rows = []
-    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
-        d = g[["step", "loss"]].merge(ctrl[ctrl.seed == s], on="step", suffixes=("", "_c"))
+    for a, s, g, cs in _with_control(logs, control):
+        d = g[["step", "loss"]].merge(cs[["step", "loss"]], on="step", suffixes=("", "_c"))
         if d.empty: continue
         d = d.assign(gap=d.loss - d.loss_c, end=((d.step - 1) // window + 1) * window)
         w = d.groupby("end").gap.mean()
