@@ -45,6 +45,12 @@ RULES = {
     "kill_if_worse_than_control_spread":
         "keep the arm when its mean {metric} is no worse than the control's worst seed (inside the spread or "
         "better: a lever that saves memory or time must not cost quality); kill it when the mean is worse",
+    "keep_if_interval_better":
+        "keep the arm only when the 95 % interval of its effect on {metric} (arm mean − control mean, Welch's t over "
+        "seeds) lies wholly on the better side of zero, beyond the spec's margin; kill it otherwise",
+    "keep_if_interval_within_margin":
+        "keep the arm when the 95 % interval of its effect on {metric} (arm mean − control mean, Welch's t over seeds) "
+        "reaches no further than the spec's margin to the worse side (a lever must not cost quality); kill it otherwise",
 }
 
 SPEC_FIELDS = {  # field: what it means (every other field is an error)
@@ -59,6 +65,7 @@ SPEC_FIELDS = {  # field: what it means (every other field is an error)
     "eval_every": "train.eval_every: points of the BPB-against-step curve",
     "metric": "the metrics.json key that decides (default heldout_bpb)", "goal": "lower (default) or higher",
     "rule": f"the pre-registered rule, one of {', '.join(RULES)}",
+    "margin": "for the interval rules: how far beyond zero (better) or how far to the worse side the effect's interval may reach, in the metric's units (default 0)",
     "gates": "list of {arm, check: 'KEY OP NUMBER', why}: proof that an arm ran its mechanism",
     "keep_ckpt": "keep the checkpoints of finished runs (default false: they are only for resuming)",
     "parallel": "runs at once when --parallel is not given (default 1)",
@@ -95,6 +102,7 @@ class Spec:
     rule: str
     metric: str = "heldout_bpb"
     goal: str = "lower"
+    margin: float = 0.0       # the interval rules' margin, in the metric's units
     steps: int | None = None
     eval_bytes: int | None = None
     eval_every: int | None = None
@@ -146,6 +154,8 @@ def _check_scalars(d: dict, bad):
     for k in ("steps", "eval_bytes", "eval_every", "parallel"):
         if k in d and not (_is_int(d[k]) and d[k] >= (0 if k == "eval_every" else 1)):
             bad(f"'{k}' must be a {'non-negative' if k == 'eval_every' else 'positive'} integer, got {d[k]!r}")
+    if not (isinstance(d.get("margin", 0), (int, float)) and not isinstance(d.get("margin", 0), bool) and d.get("margin", 0) >= 0):
+        bad(f"'margin' must be a non-negative number, got {d['margin']!r}")
     if d.get("goal", "lower") not in ("lower", "higher"): bad(f"'goal' must be 'lower' or 'higher', got {d['goal']!r}")
     if not isinstance(d.get("keep_ckpt", False), bool): bad(f"'keep_ckpt' must be true or false, got {d['keep_ckpt']!r}")
 
@@ -200,7 +210,7 @@ def load_spec(path, name: str | None = None) -> Spec:
     seeds = d["seeds"]
     spec = Spec(name=str(d.get("name") or name or path.stem), path=path, preset=base.get("preset", "tiny"),
                 overrides=overrides, control=d["control"], arms=arms, seeds=seeds, rule=d["rule"],
-                metric=str(d.get("metric", "heldout_bpb")), goal=d.get("goal", "lower"), steps=d.get("steps"),
+                metric=str(d.get("metric", "heldout_bpb")), goal=d.get("goal", "lower"), margin=float(d.get("margin", 0)), steps=d.get("steps"),
                 eval_bytes=d.get("eval_bytes"), eval_every=d.get("eval_every"), gates=gates,
                 keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1), ood=ood,
                 question=str(d.get("question", "")), prediction=str(d.get("prediction", "")),
