@@ -15,8 +15,8 @@ import torch
 
 # %% auto #0
 __all__ = ['MANIFEST', 'LATEST', 'DIGESTS', 'rng_state', 'set_rng_state', 'CheckpointError', 'sha256_file', 'crc32_file',
-           'step_name', 'list_checkpoints', 'save_checkpoint', 'latest_checkpoint', 'resolve_checkpoint',
-           'verify_checkpoint', 'load_checkpoint']
+           'step_name', 'list_checkpoints', 'remove_debris', 'prune_checkpoints', 'save_checkpoint',
+           'latest_checkpoint', 'resolve_checkpoint', 'verify_checkpoint', 'load_checkpoint']
 
 # %% ../nbs/0_foundations/04_checkpoint.ipynb #0098ca72
 def rng_state() -> dict:
@@ -95,6 +95,21 @@ def _publish(root: Path, tmp: Path, name: str) -> Path:
     _write_latest(root, name)
     return final
 
+# %% ../nbs/0_foundations/04_checkpoint.ipynb #825ee893
+def remove_debris(root):
+    "Remove the `.tmp-*` folders under `root` of saves whose process is gone (killed mid-save); a live process's save is its own."
+    for d in Path(root).glob(".tmp-*"):
+        pid = d.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid() or not pid_alive(int(pid)): shutil.rmtree(d, ignore_errors=True)
+
+def prune_checkpoints(root, keep: int = 2) -> list[Path]:
+    "Remove all but the newest `keep` checkpoints under `root` (never the one `latest` names); the removed ones."
+    root = Path(root)
+    current = (root / LATEST).read_text().strip() if (root / LATEST).is_file() else None
+    gone = [c for c in (list_checkpoints(root)[:-keep] if keep else []) if c.name != current]
+    for c in gone: shutil.rmtree(c, ignore_errors=True)
+    return gone
+
 # %% ../nbs/0_foundations/04_checkpoint.ipynb #a58ff0a9
 def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pause=None) -> Path:
     """Write `parts` (name -> object for torch.save) and whatever each `writers` callable writes
@@ -102,29 +117,34 @@ def save_checkpoint(root, step: int, parts: dict, writers=(), keep: int = 2, pau
     A writer may return `{relative path: {"bytes": n, "crc32": hex}}` for files it checksummed while
     writing; every other file gets a sha256. Keeps the newest `keep` checkpoints."""
     root = Path(root); root.mkdir(parents=True, exist_ok=True)
-    for d in root.glob(".tmp-*"):           # debris of killed saves; a live process's save is its own
-        pid = d.name.rsplit("-", 1)[-1]
-        if not pid.isdigit() or int(pid) == os.getpid() or not pid_alive(int(pid)): shutil.rmtree(d, ignore_errors=True)
+    remove_debris(root)
     name = step_name(step)
     tmp = root / f".tmp-{name}-{os.getpid()}"
-    tmp.mkdir()
-    for k, obj in parts.items():
-        with open(tmp / f"{k}.pt", "wb") as f:
-            torch.save(obj, f); f.flush(); os.fsync(f.fileno())
-        # the training loop's kill test stops a separate process here, where no monkeypatch reaches
-        if pause: pause("save", step)
-    given = {}
-    for w in writers:
-        r = w(tmp)
-        if isinstance(r, dict): given.update(r)
-    files = sorted(p for p in tmp.rglob("*") if p.is_file())
-    for p in files: _fsync_path(p)
-    with open(tmp / MANIFEST, "w") as f:
-        json.dump(_manifest(tmp, step, files, given), f, indent=1); f.flush(); os.fsync(f.fileno())
-    _fsync_path(tmp)
-    final = _publish(root, tmp, name)
-    for old in list_checkpoints(root)[:-keep] if keep else []:
-        if old.name != name: shutil.rmtree(old, ignore_errors=True)
+    try:
+        tmp.mkdir()
+        for k, obj in parts.items():
+            with open(tmp / f"{k}.pt", "wb") as f:
+                torch.save(obj, f); f.flush(); os.fsync(f.fileno())
+            # the training loop's kill test stops a separate process here, where no monkeypatch reaches
+            if pause: pause("save", step)
+        given = {}
+        for w in writers:
+            r = w(tmp)
+            if isinstance(r, dict): given.update(r)
+        files = sorted(p for p in tmp.rglob("*") if p.is_file())
+        for p in files: _fsync_path(p)
+        with open(tmp / MANIFEST, "w") as f:
+            json.dump(_manifest(tmp, step, files, given), f, indent=1); f.flush(); os.fsync(f.fileno())
+        _fsync_path(tmp)
+        final = _publish(root, tmp, name)
+    except OSError as e:   # a full disk, a folder gone read-only: the half-written folder goes, the last checkpoint stays
+        shutil.rmtree(tmp, ignore_errors=True)
+        last = (root / LATEST).read_text().strip() if (root / LATEST).is_file() else ""
+        raise OSError(e.errno, f"{e.strerror} while saving {root / name} (removed; the last checkpoint is "
+                               f"{root / last if last else 'none'})") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True); raise
+    prune_checkpoints(root, keep)
     return final
 
 # %% ../nbs/0_foundations/04_checkpoint.ipynb #cb3d9dee
@@ -132,15 +152,17 @@ def latest_checkpoint(root) -> Path | None:
     "The checkpoint `root/latest` names, or None when `root` has no checkpoint yet."
     root = Path(root)
     ptr = root / LATEST
+    have = list_checkpoints(root)
+    pick = (f"pass one explicitly ({', '.join(p.name for p in have)}): `dormouse train` with --resume-from {have[-1].name}, "
+            f"`dormouse eval` with --ckpt {have[-1]}" if have else "no checkpoint is left: start over with another --out")
     if not ptr.exists():
-        if list_checkpoints(root):
-            raise CheckpointError(f"{root} has checkpoint directories but no '{LATEST}' pointer; "
-                                  f"pass one explicitly: {', '.join(p.name for p in list_checkpoints(root))}")
+        if have: raise CheckpointError(f"{root} has checkpoint directories but no '{LATEST}' pointer; {pick}")
         return None
-    name = ptr.read_text().strip()
+    try: name = ptr.read_text().strip()
+    except (OSError, UnicodeDecodeError) as e: raise CheckpointError(f"{ptr} cannot be read ({e}); {pick}") from None
     p = root / name
-    if not name.startswith("step_") or not p.is_dir():
-        raise CheckpointError(f"{ptr} names {name!r}, which is not a checkpoint directory under {root}")
+    if not name.startswith("step_") or "/" in name or not p.is_dir():
+        raise CheckpointError(f"{ptr} names {name!r}, which is not a checkpoint directory under {root}; {pick}")
     return p
 
 def resolve_checkpoint(path) -> Path:

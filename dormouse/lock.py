@@ -32,11 +32,23 @@ def _holder(folder) -> str:
     return f"pid {h.get('pid')} on {h.get('host')} since {h.get('since')} ({h.get('command')})"
 
 # %% ../nbs/0_foundations/03_lock.ipynb #243decff
-def announce(folder):
-    "Write who holds `folder`'s lock into `folder/.lock` (for the message that refuses a second process)."
+def announce(folder) -> bool:
+    """Write who holds `folder`'s lock into `folder/.lock` (for the message that refuses a second process); whether it
+    could. The note is a courtesy, the flock is the lock: a folder that takes no write (a full disk) loses the note,
+    never the run, and keeps no half-written `.lock.PID` (nor one that a killed process left)."""
+    folder = Path(folder)
+    for old in folder.glob(".lock.*"):
+        pid = old.name.rsplit(".", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)): old.unlink(missing_ok=True)
     me = dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"), command=" ".join(sys.argv))
-    tmp = Path(folder) / f".lock.{os.getpid()}"
-    tmp.write_text(json.dumps(me)); os.replace(tmp, Path(folder) / ".lock")
+    tmp = folder / f".lock.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps(me)); os.replace(tmp, folder / ".lock")
+        return True
+    except OSError:
+        for p in (tmp, folder / ".lock"):        # the old note names a process that holds nothing now
+            with contextlib.suppress(OSError): p.unlink(missing_ok=True)
+        return False
 
 @contextlib.contextmanager
 def run_lock(folder, what: str = "run", announce_now: bool = True):
