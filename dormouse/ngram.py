@@ -6,21 +6,24 @@ Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/ngram.html.md"""
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #50cc2333
 from __future__ import annotations
-import math, time, zlib
+import functools, math, time, zlib
 import numpy as np
 import torch
 import torch.nn.functional as F
 from .data import batch_at, load_corpus
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'DEFAULT_RUNGS', 'SURVEY_KEYS', 'splitmix64', 'hash_words', 'hash_fingerprint', 'ngram_keys',
-           'occupancy', 'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen',
-           'distinct_split', 'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey',
-           'same_windows']
+__all__ = ['PAD', 'HASH_SEED', 'CODE_SEED', 'EXACT_MAX', 'MAX_ORDER', 'FOLDS', 'WHITESPACE', 'DEFAULT_RUNGS', 'SURVEY_KEYS',
+           'splitmix64', 'hash_words', 'code_words', 'hash_fingerprint', 'fold_table', 'ngram_keys', 'occupancy',
+           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split',
+           'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey', 'same_windows']
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #2774e4f2
 PAD = 256                      # the symbol before a window's first byte (no byte value collides with it)
 HASH_SEED = 0x5EED_E46A_2026
+CODE_SEED = 0xC0DE_E46A_2026   # the words of the hashed ids of long orders (see `code_words`)
+EXACT_MAX = 7                  # orders up to 7 have exact ids: 9 bits per symbol fit an int64
+MAX_ORDER = 64                 # the longest order the keys take
 _M64 = (1 << 64) - 1
 
 def splitmix64(x: int) -> int:
@@ -30,8 +33,13 @@ def splitmix64(x: int) -> int:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
     return z ^ (z >> 31)
 
+def _check_orders(orders):
+    if not len(orders) or not all(1 <= int(n) <= MAX_ORDER for n in orders):
+        raise ValueError(f"orders {list(orders)}: each must be in 1..{MAX_ORDER}")
+
 def hash_words(orders, seed: int = HASH_SEED) -> torch.Tensor:
     "Tabulation words `[n_orders, max_order, 257]` (int64, 62 bits): one per (order, lag, symbol)."
+    _check_orders(orders)
     nmax = max(orders)
     w = np.zeros((len(orders), nmax, PAD + 1), dtype=np.int64)
     for i, n in enumerate(orders):
@@ -40,12 +48,59 @@ def hash_words(orders, seed: int = HASH_SEED) -> torch.Tensor:
                 w[i, j, s] = splitmix64((seed + ((n * 64 + j) * 512 + s) * 0x2545F4914F6CDD1D) & _M64) >> 2
     return torch.from_numpy(w)
 
+@functools.lru_cache(maxsize=None)
+def _code_words(nmax: int) -> np.ndarray:
+    w = np.array([[splitmix64((CODE_SEED + (j * 512 + s) * 0x2545F4914F6CDD1D) & _M64) for s in range(PAD + 1)]
+                  for j in range(nmax)], dtype=np.uint64).view(np.int64)
+    w.flags.writeable = False
+    return w
+
+def code_words(nmax: int) -> np.ndarray:
+    "Tabulation words `[nmax, 257]` (int64, all 64 bits), one per (lag, symbol), of the hashed ids of orders above 7 (the same for every order)."
+    return _code_words(int(nmax))
+
 def hash_fingerprint(words: torch.Tensor) -> str:
     "A short fingerprint of the hash (checkpoints refuse tables hashed differently)."
     return f"{zlib.crc32(words.cpu().numpy().tobytes()):08x}"
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #093a36ad
-def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int) -> torch.Tensor:
+FOLDS = ("none", "case", "whitespace", "case+whitespace")
+WHITESPACE = (9, 10, 11, 12, 13, 32)          # tab, newline, vertical tab, form feed, return, space
+
+def fold_table(fold: str = "none") -> np.ndarray:
+    "The symbol each of the 257 symbols stands for under `fold` (int64 `[257]`): A-Z as a-z, whitespace as a space."
+    if fold not in FOLDS: raise ValueError(f"fold {fold!r}; allowed: {', '.join(FOLDS)}")
+    t = np.arange(PAD + 1, dtype=np.int64)
+    if "case" in fold: t[65:91] += 32
+    if "whitespace" in fold: t[list(WHITESPACE)] = 32
+    return t
+
+def _lags(x, nmax: int, fold: str):
+    """`lag(j)`: the symbol j places back at each position of `x [b, t]` (numpy or torch), PAD before the window,
+    in the stream `fold` makes (whitespace folded: a run of whitespace is one space, so a position inside a run
+    has the context of the run's first space)."""
+    tch = isinstance(x, torch.Tensor)
+    b, t = x.shape
+    if fold == "none":
+        s = F.pad(x.long(), (nmax - 1, 0), value=PAD) if tch else np.pad(x.astype(np.int64), ((0, 0), (nmax - 1, 0)), constant_values=PAD)
+        return lambda j: s[:, nmax - 1 - j: nmax - 1 - j + t]
+    table = fold_table(fold)
+    f = torch.from_numpy(table).to(x.device)[x.long()] if tch else table[x.astype(np.int64)]
+    if "whitespace" not in fold:
+        s = F.pad(f, (nmax - 1, 0), value=PAD) if tch else np.pad(f, ((0, 0), (nmax - 1, 0)), constant_values=PAD)
+        return lambda j: s[:, nmax - 1 - j: nmax - 1 - j + t]
+    sp = f == 32
+    rep = sp.clone() if tch else sp.copy()
+    rep[:, 1:] &= sp[:, :-1]; rep[:, 0] = False        # a space right after a space: the same stream position
+    pos = (~rep).cumsum(1) - 1 + (nmax - 1)             # each position's place in the padded folded stream
+    if tch:
+        s = torch.full((b, t + nmax - 1), PAD, dtype=torch.long, device=x.device).scatter_(1, pos, f)
+        return lambda j: s.gather(1, pos - j)
+    s = np.full((b, t + nmax - 1), PAD, dtype=np.int64)
+    np.put_along_axis(s, pos, f, 1)                     # a run's positions all write the same space
+    return lambda j: np.take_along_axis(s, pos - j, 1)
+
+def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int, fold: str = "none") -> torch.Tensor:
     "Keys `[b, t, n_orders]` in `[0, rows)` for byte ids `x [b, t]`, on `x`'s device."
     if x.dim() != 2: raise ValueError(f"ngram_keys expects byte ids [batch, time], got shape {tuple(x.shape)}")
     if x.dtype.is_floating_point or x.dtype == torch.bool:
@@ -53,14 +108,20 @@ def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int) -> torch
     if rows & (rows - 1): raise ValueError(f"rows per order must be a power of two, got {rows}")
     if x.device.type == "cpu" and x.numel() and (int(x.min()) < 0 or int(x.max()) > 255):
         raise ValueError(f"byte ids must be in 0..255, got {int(x.min())}..{int(x.max())}")
-    b, t = x.shape
-    nmax = max(orders)
-    s = F.pad(x.long(), (nmax - 1, 0), value=PAD)
+    _check_orders(orders)
+    lag = _lags(x, max(orders), fold)
     words = words.to(x.device)
+    cw = torch.from_numpy(code_words(max(orders))).to(x.device) if max(orders) > EXACT_MAX else None
     keys = []
     for i, n in enumerate(orders):
-        h = words[i, 0][s[:, nmax - 1:]]
-        for j in range(1, n): h = h ^ words[i, j][s[:, nmax - 1 - j: nmax - 1 - j + t]]
+        if n <= EXACT_MAX:                              # the words of the n symbols, XOR-ed
+            h = words[i, 0][lag(0)]
+            for j in range(1, n): h = h ^ words[i, j][lag(j)]
+        else:                                           # the words of the 8 bytes of the n symbols' 64-bit id
+            c = cw[0][lag(0)]
+            for j in range(1, n): c = c ^ cw[j][lag(j)]
+            h = words[i, 0][c & 255]
+            for k in range(1, 8): h = h ^ words[i, k][(c >> (8 * k)) & 255]
         keys.append(h & (rows - 1))
     return torch.stack(keys, -1)
 
@@ -91,21 +152,30 @@ def collision_stats(data: np.ndarray, orders, rows: int, words=None) -> list[dic
     return out
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #73684fb6
-def ngram_codes(x: np.ndarray, n: int) -> np.ndarray:
-    "Exact ids `[b, t]` (int64, 9 bits per symbol, oldest first) of the order-`n` context at each position of byte windows `x [b, t]`, PAD before each window."
-    if not 1 <= n <= 7: raise ValueError(f"order {n}: an exact id of 9 bits per symbol fits int64 for orders 1..7 only")
+def ngram_codes(x: np.ndarray, n: int, fold: str = "none") -> np.ndarray:
+    """Ids `[b, t]` (int64) of the order-`n` context at each position of byte windows `x [b, t]`, PAD before each
+    window, in the stream `fold` makes: exact for orders 1..7 (9 bits per symbol, oldest first), for longer
+    orders the 64-bit tabulation hash of the n symbols (`code_words`)."""
+    if not 1 <= n <= MAX_ORDER: raise ValueError(f"order {n}: orders 1..{MAX_ORDER} have ids (exact for 1..{EXACT_MAX}, hashed above)")
     x = np.asarray(x)
     if x.ndim != 2: raise ValueError(f"ngram_codes expects byte windows [batch, time], got shape {x.shape}")
-    t = x.shape[1]
-    s = np.pad(x.astype(np.int64), ((0, 0), (n - 1, 0)), constant_values=PAD)
+    lag = _lags(x, n, fold)
+    if n > EXACT_MAX:
+        cw = code_words(n)
+        code = cw[0][lag(0)]
+        for j in range(1, n): code = code ^ cw[j][lag(j)]
+        return code
     code = np.zeros(x.shape, dtype=np.int64)
-    for j in range(n): code = (code << 9) | s[:, j: j + t]
+    for j in range(n - 1, -1, -1): code = (code << 9) | lag(j)
     return code
 
 def ngram_hash(codes: np.ndarray, n: int, words: torch.Tensor, i: int) -> np.ndarray:
-    "The 62-bit hash of order `n` (index `i` in `words`) for exact ids `codes`: `ngram_keys` is it masked to `rows`."
+    "The 62-bit hash of order `n` (index `i` in `words`) for ids `codes`: `ngram_keys` is it masked to `rows`."
     w = words[i].numpy()
     h = np.zeros(np.shape(codes), dtype=np.int64)
+    if n > EXACT_MAX:                                         # a hashed id: its 8 bytes
+        for k in range(8): h ^= w[k][(codes >> (8 * k)) & 255]
+        return h
     for j in range(n): h ^= w[j][(codes >> (9 * j)) & 511]     # lag j: the symbol j bytes back
     return h
 
