@@ -95,7 +95,7 @@ def _publish(root: Path, tmp: Path, name: str) -> Path:
     _write_latest(root, name)
     return final
 
-# %% ../nbs/0_foundations/04_checkpoint.ipynb #825ee893
+# %% ../nbs/0_foundations/04_checkpoint.ipynb #80afa82a
 def remove_debris(root):
     "Remove the `.tmp-*` folders under `root` of saves whose process is gone (killed mid-save); a live process's save is its own."
     for d in Path(root).glob(".tmp-*"):

@@ -331,15 +331,32 @@ def parse_set(item: str) -> dict:
     return out
 
 # %% ../nbs/0_foundations/00_config.ipynb #5ea19620
+class _UniqueKeys(yaml.SafeLoader):
+    "YAML's safe loader, except that a key given twice in one mapping is an error (plain YAML keeps the last silently)."
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for k, _ in node.value:
+            if k.tag == "tag:yaml.org,2002:merge": continue     # `<<:` merges may be overridden, as YAML means
+            key = self.construct_object(k, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"key {key!r} appears twice (lines {seen[key]} and "
+                                                        f"{k.start_mark.line + 1}); YAML would keep the last silently", k.start_mark)
+            if isinstance(key, (str, int, float, bool)): seen[key] = k.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+def load_yaml(text, path) -> object:
+    "`text` (of the file `path`) read as YAML with every key unique; a `ConfigError` of one line names the line and the fault."
+    try: return yaml.load(text, Loader=_UniqueKeys)
+    except yaml.YAMLError as e:
+        where = getattr(e, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        raise ConfigError(f"{path}: not valid YAML{at}: {getattr(e, 'problem', None) or ' '.join(str(e).split())}") from None
+
 def read_config_file(file) -> dict:
     "The sections of a YAML config file (a mapping; `preset:` may name the preset)."
     p = Path(file)
     if not p.is_file(): raise ConfigError(f"config file not found: {p}")
-    try: d = yaml.safe_load(p.read_text())
-    except yaml.YAMLError as e:
-        where = getattr(e, "problem_mark", None)
-        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
-        raise ConfigError(f"{p}: not valid YAML{at}: {getattr(e, 'problem', None) or e}") from None
+    d = load_yaml(p.read_text(), p)
     if d is None: return {}
     if not isinstance(d, dict):
         raise ConfigError(f"{p}: a config file is a mapping of sections (data:, model:, engram:, ...), got a {type(d).__name__}")

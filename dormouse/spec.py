@@ -7,14 +7,14 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/spec.html.md"""
 
 # %% ../nbs/4_experiments/40_spec.ipynb #5669f52d
 from __future__ import annotations
-import os, re
+import ast, difflib, functools, importlib.util, os, re
 from dataclasses import dataclass, field
 from pathlib import Path
-import yaml
-from .config import Config, ConfigError, _deep_merge, make_config
+from .config import Config, ConfigError, _deep_merge, load_yaml, make_config
 
 # %% auto #0
-__all__ = ['EXAMPLE', 'RULES', 'SPEC_FIELDS', 'SpecError', 'Gate', 'Spec', 'arm_overrides', 'arm_config', 'load_spec']
+__all__ = ['EXAMPLE', 'RULES', 'SPEC_FIELDS', 'RECORD_WRITERS', 'SpecError', 'Gate', 'Spec', 'recordable_keys', 'unrecorded',
+           'arm_overrides', 'arm_config', 'load_spec']
 
 # %% ../nbs/4_experiments/40_spec.ipynb #b93d1212
 EXAMPLE = """
@@ -115,6 +115,34 @@ class Spec:
     source: str = ""
     text: str = ""   # the file as written (the snapshot kept beside the runs)
 
+# %% ../nbs/4_experiments/40_spec.ipynb #645f1663
+RECORD_WRITERS = ("train", "ab", "step", "engram", "prefetch", "offload", "records")   # the modules whose dicts become metrics.json and log.csv
+
+@functools.lru_cache(maxsize=1)
+def recordable_keys() -> tuple[frozenset, tuple]:
+    """`(names, prefixes)`: the keys a run's `metrics.json` and `log.csv` can hold, read from the source of
+    `RECORD_WRITERS` (not imported: no torch needed to check a spec)."""
+    names, prefixes = set(), set()
+    def key(k):
+        if isinstance(k, ast.Constant) and isinstance(k.value, str): names.add(k.value)
+        elif isinstance(k, ast.JoinedStr) and k.values and isinstance(k.values[0], ast.Constant): prefixes.add(k.values[0].value)
+    for m in RECORD_WRITERS:
+        tree = ast.parse(Path(importlib.util.find_spec(f"dormouse.{m}").origin).read_text())
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and (getattr(n.func, "id", None) == "dict" or getattr(n.func, "attr", None) == "update"):
+                names.update(k.arg for k in n.keywords if k.arg)
+            elif isinstance(n, ast.Dict): [key(k) for k in n.keys if k is not None]
+            elif isinstance(n, ast.DictComp): key(n.key)
+            elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store): key(n.slice)
+    return frozenset(names), tuple(sorted(p for p in prefixes if p))
+
+def unrecorded(name: str) -> str | None:
+    "None when a run can record `name`; else what is wrong, with the nearest recordable names."
+    names, prefixes = recordable_keys()
+    if name in names or name.startswith(prefixes): return None
+    near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.75)
+    return "no run records it in metrics.json or log.csv" + (f"; did you mean {near[0]!r}?" if near else "")
+
 # %% ../nbs/4_experiments/40_spec.ipynb #a299aab0
 def arm_overrides(spec: Spec, arm: str, seed: int) -> dict:
     "The overrides of `spec.preset` that make run `arm` × `seed`."
@@ -181,6 +209,7 @@ def _parse_gates(d: dict, arms: dict, bad) -> list[Gate]:
         if arm != "*" and arm not in arms: bad(f"'gates[{i}].arm' names {arm!r}, which is not in 'arms' ({', '.join(arms)})")
         m = _CHECK.match(str(g["check"]))
         if not m: bad(f"'gates[{i}].check' must read 'KEY OP NUMBER' (OP one of {' '.join(_OPS)}), got {g['check']!r}")
+        if miss := unrecorded(m[1]): bad(f"'gates[{i}].check' reads {m[1]!r}: {miss}")
         gates.append(Gate(arm, m[1], m[2], float(m[3]), str(g.get("why", ""))))
     return gates
 
@@ -190,8 +219,8 @@ def load_spec(path, name: str | None = None) -> Spec:
     path = Path(path)
     if not path.exists(): raise SpecError(f"spec file not found: {path}")
     text = path.read_text()
-    try: d = yaml.safe_load(text)
-    except yaml.YAMLError as e: raise SpecError(f"{path}: not valid YAML: {e}") from None
+    try: d = load_yaml(text, path)             # a key given twice (an arm!) is refused, not read as its last value
+    except ConfigError as e: raise SpecError(str(e)) from None
     def bad(msg): raise SpecError(f"{path}: {msg}")
     if not isinstance(d, dict): bad("a spec is a mapping of fields: " + ", ".join(SPEC_FIELDS))
     for k in d:
@@ -205,6 +234,7 @@ def load_spec(path, name: str | None = None) -> Spec:
     if not isinstance(overrides, dict): bad(f"'base.overrides' must be a mapping, got {overrides!r}")
     arms = _check_arms(d, bad)
     _check_scalars(d, bad)
+    if miss := unrecorded(str(d.get("metric", "heldout_bpb"))): bad(f"'metric' {d['metric']!r}: {miss}")
     gates = _parse_gates(d, arms, bad)
     ood = _check_ood(d, bad)
     seeds = d["seeds"]
