@@ -19,7 +19,7 @@ from .offload import Offloader
 from .step import PhaseClock, compile_blocks, repeatable, seed_everything, train_step
 from .optim import Optimizers, grad_clip_norm, lr_factor, optimizer_flops
 from .checkpoint import (CheckpointError, save_checkpoint, load_checkpoint, latest_checkpoint, list_checkpoints,
-                                 rng_state, set_rng_state, step_name)
+                                 prune_checkpoints, remove_debris, rng_state, set_rng_state, step_name)
 from .records import git_info, machine_info, write_json
 from .evaluate import eval_bytes_for, evaluate, pick_device, print_eval, restore
 from .lock import announce, run_lock
@@ -159,6 +159,7 @@ def open(self: _Run):
     "Write the run directory and the log; make the step's helpers; the metrics' fixed part."
     cfg, train_cfg, model = self.cfg, self.train_cfg, self.model
     self.out.mkdir(parents=True, exist_ok=True)
+    remove_debris(self.ckroot)           # a killed save's half folder (it may be what filled the disk) goes first
     self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
     self.compiled = compile_blocks(model, cfg.offload, train_cfg.compile_mode) if train_cfg.compile else []
     self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
@@ -290,8 +291,12 @@ def _timed_ms(rows: list[dict], segments: list[dict], warmup: int, key: str = "m
 @patch
 def finish(self: _Run, status: str) -> dict:
     "Write `metrics.json` with the step time, throughput, MFU, memory peaks and evals; the metrics."
-    segments = self.segments_upto(self.steps if status == "ok" else self.start + len(self.times))
-    rows = read_log(self.out / "log.csv") if self.times else []
+    # a run with no step left (killed between its last checkpoint and this file): its record rebuilt from the log and the checkpoint
+    rebuilt = status == "ok" and not self.times and self.start == self.steps
+    segments = self.segments if rebuilt else self.segments_upto(self.steps if status == "ok" else self.start + len(self.times))
+    rows = read_log(self.out / "log.csv") if self.times or rebuilt else []
+    if rebuilt: self.metrics.update(start_step=segments[-1]["start"] if segments else 0, rebuilt_from=f"log.csv and {self.last_kept()}")
+    eng = self.model.engram
     timed = _timed_ms(rows, segments, self.train_cfg.metrics_warmup)
     ms = statistics.median(timed) if timed else None
     for k in ("forward_ms", "backward_ms", "optimizer_ms", "update_ms"):   # where the step's time goes (update: the host's)
@@ -299,15 +304,16 @@ def finish(self: _Run, status: str) -> dict:
         self.metrics[k] = statistics.median(v) if v else None
     cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
-                        bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_row["loss"] if self.last_row else None,
+                        bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_row["loss"] if self.last_row else (rows[-1]["loss"] if rebuilt and rows else None),
                         mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
                         mfu_with_optimizer=((self.flops_per_step + self.optimizer_flops) / (ms / 1e3) / self.peak_flops)
                                            if ms and self.peak_flops else None,
-                        peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda else None,
-                        peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda else None,
+                        peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda and not rebuilt else None,
+                        peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda and not rebuilt else None,
                         evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
                         segments=segments, wall_s=sum(s["wall_s"] for s in segments),
-                        engram_lr_last=self.model.engram.last_update.get("lr") if self.model.engram is not None else None)
+                        engram_lr_last=None if eng is None else eng.last_update.get("lr") if not rebuilt   # the last update's rate, as it ran
+                                       else eng.ecfg.lr * eng.lr_factor(self.steps) if eng.lr_factor else eng.ecfg.lr)
     last = self.evals[-1] if self.evals else {}
     self.metrics.update(heldout_bpb=last.get("bpb"), heldout_bytes=last.get("bytes"), heldout_step=last.get("step"))
     write_json(self.out / "metrics.json", self.metrics)
@@ -359,6 +365,7 @@ def _loop(run: _Run) -> dict:
         bar.close()
         if run.start < steps or not run.evals or run.evals[-1]["step"] != steps: run.eval_heldout(steps)
         if run.save and run.start < steps: run.checkpoint(steps)
+        elif run.save: prune_checkpoints(run.ckroot)   # as the last save would have (a kill can fall between its rename and its pruning)
         ok = True
     except TrainingDiverged as e:
         run.metrics["error"] = str(e); run.finish("diverged")
@@ -385,7 +392,8 @@ def finished_run(out_dir, cfg: Config, allow_change: bool = False) -> dict | Non
     try: metrics = json.loads(path.read_text())
     except ValueError: return None
     steps = cfg.train.steps
-    if not (metrics.get("status") == "ok" and metrics.get("steps") == steps and metrics.get("heldout_step") == steps): return None
+    if not (metrics.get("status") == "ok" and metrics.get("steps") == steps and metrics.get("heldout_step") == steps
+            and metrics.get("final_loss") is not None): return None       # an incomplete record is rebuilt, not trusted
     changes = config_changes(metrics.get("config", {}), to_dict(cfg))
     if changes and not allow_change:
         raise ConfigError(f"{out_dir} holds a finished run made with other settings ({'; '.join(changes)}); use another --out")
