@@ -17,7 +17,7 @@ from .config import ConfigError, _deep_merge, make_config
 from .records import git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
 from .spec import Spec, SpecError, arm_overrides, load_spec
-from .decision import decide, load_runs
+from .decision import decide, load_runs, pooled_runs
 
 # %% auto #0
 __all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'Run', 'plan',
@@ -275,7 +275,7 @@ def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | No
     "Decide, write `decision.json`, and (with papermill) execute the report notebook into the experiment folder."
     exp_dir = Path(exp_dir)
     runs, logs, _ = load_runs(exp_dir, spec)
-    write_json(exp_dir/"decision.json", decide(spec, runs, logs))
+    write_json(exp_dir/"decision.json", decide(spec, runs, logs, pooled_runs(exp_dir.parent)))   # the noise floor: every run beside it
     if resolve_engine(engine) != "papermill":
         print(f"report: papermill is not available here; run `dormouse ab {spec.path} --report-only` where it is"); return None
     template = Path(template or TEMPLATES/"report.ipynb")

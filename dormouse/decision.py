@@ -7,18 +7,21 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/decision.html.md"""
 
 # %% ../nbs/4_experiments/41_decision.ipynb #22285471
 from __future__ import annotations
-import json
+import json, math
+from statistics import NormalDist
 from pathlib import Path
-from .config import ConfigError, _flat, config_changes, get_key, to_dict
+from .config import Config, ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'SUMMARY', 'bpb_history', 'load_runs', 'run_log', 'pack_logs', 'spread', 'beats_every_seed',
-           'loses_to_every_seed', 'mixed_settings', 'unplanned_differences', 'keeps_if', 'decide', 'summary_table',
-           'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time', 'loss_vs_control', 'paired_loss_gap', 'capacity_curve',
-           'leaves_band', 'ngram_record', 'arm_occupancy', 'arm_verdicts', 'record_gaps', 'capacity_sizing',
-           'format_capacity']
+__all__ = ['SCALARS', 'INTERVAL_RULES', 'NOT_THE_RUN', 'CODE_PATH', 'MEASURED_PATH', 'SUMMARY', 'bpb_history', 'load_runs',
+           'run_log', 'pack_logs', 'spread', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
+           'unplanned_differences', 'keeps_if', 't_quantile', 'effect_interval', 'seeds_needed', 'leave_one_out',
+           'code_path', 'run_fingerprint', 'pooled_runs', 'noise_floor', 'path_mismatches', 'robustness', 'decide',
+           'robust_words', 'verdict_table', 'summary_table', 'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time',
+           'loss_vs_control', 'paired_loss_gap', 'capacity_curve', 'leaves_band', 'ngram_record', 'arm_occupancy',
+           'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -191,28 +194,212 @@ def keeps_if(spec: Spec, runs, arm: str) -> str | None:
     gated = " (and its gates pass)" if any(g.arm in ("*", arm) for g in spec.gates) else ""
     return f"by the rule it keeps if {who} is {cond}{gated}, and is killed otherwise"
 
+# %% ../nbs/4_experiments/41_decision.ipynb #92225e21
+import math
+from statistics import NormalDist
+
+def _t_mass(x: float, df: float) -> float:
+    "P(0 < T < x) for Student's t with `df` degrees of freedom (Simpson's rule on the density; df may be fractional)."
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    f = lambda u: c * (1 + u * u / df) ** (-(df + 1) / 2)
+    n = 2000; h = x / n
+    return h / 3 * (f(0) + f(x) + sum((4 if i % 2 else 2) * f(i * h) for i in range(1, n)))
+
+def t_quantile(p: float, df: float) -> float:
+    "The `p` quantile (p > 0.5) of Student's t with `df` degrees of freedom, by bisection on `_t_mass`."
+    lo, hi = 0.0, 1.0
+    while _t_mass(hi, df) < p - 0.5: lo, hi = hi, hi * 2
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _t_mass(mid, df) < p - 0.5 else (lo, mid)
+    return (lo + hi) / 2
+
+# %% ../nbs/4_experiments/41_decision.ipynb #e08a7063
+def effect_interval(arm_vals, control_vals, level: float = 0.95) -> dict | None:
+    """The effect `arm mean − control mean` with its Welch t interval at `level` (`lo`, `hi`, the standard error
+    `se` and the Welch–Satterthwaite `df`); None when either side has fewer than two values."""
+    import numpy as np
+    a, c = np.asarray(list(arm_vals), float), np.asarray(list(control_vals), float)
+    if len(a) < 2 or len(c) < 2: return None
+    d = float(a.mean() - c.mean())
+    va, vc = a.var(ddof=1) / len(a), c.var(ddof=1) / len(c)
+    se = math.sqrt(va + vc)
+    if se == 0: return dict(effect=d, lo=d, hi=d, se=0.0, df=float("inf"))   # every seed equal on both sides
+    df = (va + vc) ** 2 / (va ** 2 / (len(a) - 1) + vc ** 2 / (len(c) - 1))
+    q = t_quantile(0.5 + level / 2, df)
+    return dict(effect=d, lo=d - q * se, hi=d + q * se, se=se, df=df)
+
+def seeds_needed(effect: float, sd: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Seeds per arm for a two-sided test at `alpha` to find an `effect` with probability `power`, when a run's
+    metric varies between seeds with standard deviation `sd` (the normal approximation: 2 (z₁₋α/₂ + z_power)² sd² / effect²)."""
+    z = NormalDist().inv_cdf
+    return max(2, math.ceil(2 * (z(1 - alpha / 2) + z(power)) ** 2 * sd ** 2 / effect ** 2))
+
+# %% ../nbs/4_experiments/41_decision.ipynb #414f83ec
+INTERVAL_RULES = ("keep_if_interval_better", "keep_if_interval_within_margin")
+
+def _interval_verdict(spec: Spec, av, cv) -> dict:
+    "keep or kill by an interval rule: where the effect's 95 % interval lies against zero and `spec.margin`."
+    e, m = effect_interval(av, cv), spec.margin
+    st = _stats(av)
+    if e is None: return dict(verdict="kill", **st, reason=f"fewer than two seeds on one side: no interval for the effect on {spec.metric}")
+    lower = spec.goal == "lower"
+    worse_end = e["hi"] if lower else -e["lo"]        # how far the interval reaches to the worse side
+    better_end = -e["hi"] if lower else e["lo"]        # how far the whole interval lies to the better side
+    keep = better_end > m if spec.rule == "keep_if_interval_better" else worse_end <= m
+    return dict(verdict="keep" if keep else "kill", **st,
+                reason=f"effect on {spec.metric} {e['effect']:+.4f}, 95 % interval [{e['lo']:+.4f}, {e['hi']:+.4f}] "
+                       f"({st['n']} against {len(list(cv))} seeds; margin {m:g}, {spec.goal} is better)")
+
+def _verdict_of(spec: Spec, av, cv) -> dict:
+    "The rule's verdict for an arm's values `av` against the control's `cv`."
+    av, cv = [float(x) for x in av], [float(x) for x in cv]
+    if spec.rule in INTERVAL_RULES: return _interval_verdict(spec, av, cv)
+    return _verdict(spec, _stats(av), _stats(cv))
+
+# %% ../nbs/4_experiments/41_decision.ipynb #c016b11b
+def leave_one_out(spec: Spec, arm_vals: dict, control_vals: dict) -> list[str]:
+    """The runs whose omission alone flips the verdict: `arm_vals` and `control_vals` map `name/seedN` to the metric.
+    A verdict that one seed more or less would change says little."""
+    base = _verdict_of(spec, arm_vals.values(), control_vals.values())["verdict"]
+    flips = []
+    for side, other, arm_side in ((arm_vals, control_vals, True), (control_vals, arm_vals, False)):
+        if len(side) < 2: continue
+        for k in side:
+            rest = [v for j, v in side.items() if j != k]
+            a, c = (rest, other.values()) if arm_side else (other.values(), rest)
+            if _verdict_of(spec, a, c)["verdict"] != base: flips.append(k)
+    return flips
+
+# %% ../nbs/4_experiments/41_decision.ipynb #2800a998
+NOT_THE_RUN = {"train.seed", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.metrics_warmup",
+               "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages"}   # settings that change no number a run reports
+CODE_PATH = ("engram.prefetch", "train.compile", "train.compile_mode", "train.deterministic", "offload.moe", "offload.loop",
+             "offload.path", "train.device")   # settings that choose which code runs (free to change on a resume, not in an A/B)
+MEASURED_PATH = ("threads", "device_name", "torch")   # and what the run found on its machine (metrics.json)
+
+def code_path(config: dict | None, metrics) -> dict:
+    "The code-path settings a run ran: `CODE_PATH` from its config (defaults where the record predates a key) and `MEASURED_PATH` from its metrics."
+    flat = {**_flat(to_dict(Config())), **_flat(config or {})}
+    measured = {k: getattr(v, "item", lambda: v)() for k, v in ((k, metrics.get(k)) for k in MEASURED_PATH)}   # numpy scalars as Python's
+    return {**{k: flat.get(k) for k in CODE_PATH}, **{k: None if v != v else v for k, v in measured.items()}}   # NaN: not recorded
+
+def run_fingerprint(config: dict, metrics) -> str:
+    "What makes two runs the same configuration (the seed aside): every setting that changes a number, the code path, the machine."
+    import hashlib
+    flat = {**_flat(to_dict(Config())), **_flat(config)}
+    off = [p for p in ("engram", "counts") if flat.get(f"{p}.enabled") is False]   # a switched-off part's settings change nothing
+    same = {k: v for k, v in flat.items() if k not in NOT_THE_RUN and not any(k.startswith(p + ".") and k != p + ".enabled" for p in off)}
+    same.update({k: v for k, v in code_path(config, metrics).items() if k in MEASURED_PATH})
+    return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+_POOL: dict = {}
+
+def pooled_runs(runs_dir) -> "pd.DataFrame":
+    """Every finished run recorded under `runs_dir` (any experiment, earlier runs in dated folders too): experiment,
+    arm, seed, its `run_fingerprint`, and its scalar metrics."""
+    import pandas as pd
+    runs_dir = Path(runs_dir)
+    files = sorted(runs_dir.glob("**/seed*/metrics.json"))
+    key = (str(runs_dir.resolve()), len(files), max((f.stat().st_mtime for f in files), default=0))
+    if key in _POOL: return _POOL[key]
+    rows = []
+    for f in files:
+        d = f.parent
+        try:
+            rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {"status": "ok"}
+            m = json.loads(f.read_text())
+        except (OSError, ValueError): continue
+        if rec.get("status") != "ok" or not isinstance(m.get("config"), dict): continue
+        rows.append(dict(experiment=str(d.parent.parent.relative_to(runs_dir)), arm=d.parent.name, seed=int(d.name[4:]) if d.name[4:].isdigit() else d.name,
+                         fingerprint=run_fingerprint(m["config"], m),
+                         **{k: v for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+                            and k not in ("experiment", "arm", "seed", "fingerprint")}))
+    _POOL[key] = pd.DataFrame(rows)
+    return _POOL[key]
+
+def noise_floor(runs, control: str, metric: str, pool) -> dict | None:
+    """The control's configuration run again: every pooled run with the control's fingerprint (this experiment's
+    control runs among them), its spread and standard deviation of `metric`, and where the runs come from."""
+    cfg = _configured(runs)
+    cfg = cfg[cfg.arm == control]
+    if pool is None or not len(pool) or not len(cfg) or metric not in pool: return None
+    fp = run_fingerprint(cfg.iloc[0].config, cfg.iloc[0])
+    same = pool[(pool.fingerprint == fp)].dropna(subset=[metric])
+    if not len(same): return None
+    v = same[metric].astype(float)
+    exps = sorted(set(same.experiment))
+    return dict(lo=float(v.min()), hi=float(v.max()), mean=float(v.mean()), sd=float(v.std(ddof=1)) if len(v) > 1 else None,
+                n=len(v), values=[float(x) for x in v], experiments=exps,
+                source=f"{len(v)} runs of the control's configuration in {', '.join(exps)}")
+
+# %% ../nbs/4_experiments/41_decision.ipynb #59d6a0d4
+def path_mismatches(spec: Spec, runs) -> dict[str, list[str]]:
+    """Per arm: every code-path setting (`code_path`) in which one of its finished seeds differs from the control's
+    first finished run, where the spec does not plan the difference. An arm on another path tests the path, not the arm."""
+    cfg = _configured(runs)
+    first_c = cfg[cfg.arm == spec.control]
+    if not len(first_c): return {}
+    c = first_c.iloc[0]; pc_path = code_path(c.config, c)
+    pc, out = _planned(spec, spec.control), {}
+    for a, g in cfg.groupby("arm", sort=False):
+        pa = _planned(spec, a)
+        planned = {k for k in set(pa) | set(pc) if pa.get(k) != pc.get(k)}
+        for _, r in g.iterrows():
+            rp = code_path(r.config, r)
+            diffs = [f"{k}: {pc_path[k]!r} in {spec.control}/seed{c.seed}, {rp[k]!r}" for k in rp
+                     if k not in planned and rp[k] != pc_path[k] and not (rp[k] is None or pc_path[k] is None)]
+            if diffs: out.setdefault(a, []).append(f"{a}/seed{r.seed}: " + "; ".join(diffs))
+    return out
+
 # %% ../nbs/4_experiments/41_decision.ipynb #98a1ffb1
-def decide(spec: Spec, runs, logs=None) -> dict:
-    "The verdict of `spec.rule` for each arm against the control, with every gate and check listed."
+def _default_pool(spec: Spec):
+    "The runs recorded beside the experiment's folder (`RUNS/NAME/spec.yaml` → every run under `RUNS`); None elsewhere."
+    p = Path(spec.path)
+    return pooled_runs(p.parent.parent) if p.name == "spec.yaml" and p.parent.name == spec.name else None
+
+def robustness(spec: Spec, runs, arm: str, verdict: str, pool=None) -> dict:
+    """What a verdict rests on: the effect with its 95 % interval, the rerun noise floor of the control's configuration
+    (pooled across experiments), the verdict against that floor, and the runs whose omission alone would flip it."""
+    m, c = spec.metric, spec.control
+    vals = lambda a: {f"{a}/seed{r.seed}": float(r[m]) for _, r in runs[(runs.arm == a) & (runs.status == "ok")].dropna(subset=[m]).iterrows()}
+    av, cv = vals(arm), vals(c)
+    e = effect_interval(av.values(), cv.values())
+    floor = noise_floor(runs, c, m, pool)
+    pooled = _verdict_of(spec, av.values(), floor["values"])["verdict"] if floor and floor["n"] > len(cv) else None
+    flips = leave_one_out(spec, av, cv)
+    out = dict(effect=e and e["effect"], effect_ci=e and [e["lo"], e["hi"]], effect_sd=None, noise_floor=floor and {k: v for k, v in floor.items() if k != "values"},
+               pooled_verdict=pooled, loo_flips=flips, robust=not flips and pooled in (None, verdict))
+    import numpy as np
+    sds = [np.std(list(x.values()), ddof=1) for x in (av, cv) if len(x) > 1]
+    if sds: out["effect_sd"] = float(max(sds))       # the larger seed sd of the two sides, for `seeds_needed`
+    return out
+
+def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
+    """The verdict of `spec.rule` for each arm against the control, with every gate and check listed, and beside each
+    verdict what it rests on (`robustness`). `pool`: the runs to take the noise floor from (`pooled_runs`; "auto":
+    those recorded beside the experiment's folder; None: no floor)."""
     metric, c = spec.metric, spec.control
+    pool = _default_pool(spec) if isinstance(pool, str) else pool
     gates, blocked = _blockers(spec, runs, logs)
     ok = runs[runs.status == "ok"]
     eb = sorted({int(x) for x in ok.heldout_bytes.dropna()}) if "heldout_bytes" in ok else []
-    mixed, unplanned = mixed_settings(runs), unplanned_differences(spec, runs)
+    mixed, unplanned, paths = mixed_settings(runs), unplanned_differences(spec, runs), path_mismatches(spec, runs)
     checks = [dict(check="every run scored the same held-out bytes", passed=len(eb) <= 1, value=eb),
               dict(check="every planned run finished", passed=not (runs.status != "ok").any(),
                    value=f"{int((runs.status == 'ok').sum())}/{len(runs)}"),
               dict(check="the seeds of each arm ran the same settings", passed=not mixed, value=mixed),
-              dict(check="each arm differs from the control only where the spec says", passed=not unplanned, value=unplanned)]
+              dict(check="each arm differs from the control only where the spec says", passed=not unplanned, value=unplanned),
+              dict(check="every run took the control's code path (prefetch, compile, offload, determinism, device, threads, torch) "
+                         "where the spec plans no difference", passed=not paths, value=paths)]
     for a, diffs in mixed.items(): blocked.setdefault(a, []).append("its seeds ran different settings: " + "; ".join(diffs))
     for a, diffs in unplanned.items(): blocked.setdefault(a, []).append("it differs from the control where the spec does not say: " + "; ".join(diffs))
     rule_text = RULES[spec.rule].format(metric=metric)
-    out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text,
+    out = dict(experiment=spec.name, metric=metric, goal=spec.goal, rule=spec.rule, rule_text=rule_text, margin=spec.margin,
                control=c, gates=gates, checks=checks, arms={})
     def stats(a):
         vals = _scores(runs, a, metric)
         return _stats(vals) if len(vals) else {}
-    cst = stats(c) or None
     gates_failed = {g["arm"] for g in gates if not g["passed"]}
     for a in spec.arms:
         st = stats(a)
@@ -224,15 +411,50 @@ def decide(spec: Spec, runs, logs=None) -> dict:
             reason = "the arm did not run as designed: " + "; ".join(why)
             # only runs not made yet stand in the way (keeps_if checks the runs; here the gates and the settings)
             waits = c not in blocked and len(eb) <= 1 and a not in mixed and a not in unplanned and a not in gates_failed
-            then = keeps_if(spec, runs, a) if waits else None
+            then = keeps_if(spec, runs, a) if waits and spec.rule not in INTERVAL_RULES else None
             out["arms"][a] = dict(verdict="no verdict", reason=reason + (f"; {then}" if then else ""), **st,
                                   **({"keeps_if": then} if then else {}))
-        else: out["arms"][a] = _verdict(spec, st, cst)
+        else:
+            v = _verdict_of(spec, _scores(runs, a, metric), _scores(runs, c, metric))
+            out["arms"][a] = dict(v, **robustness(spec, runs, a, v["verdict"], pool))
+        if a != c:
+            # another code path is marked, not blocked: the verdict then compares paths as well as arms, and is not robust
+            out["arms"][a]["path_mismatch"] = paths.get(a, []) + paths.get(c, [])
+            if out["arms"][a]["path_mismatch"] and "robust" in out["arms"][a]: out["arms"][a]["robust"] = False
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
-        if a != c: lines.append(f"  {a} vs {c}: {v['verdict'].upper()}: {v['reason']}")
+        if a == c: continue
+        lines.append(f"  {a} vs {c}: {v['verdict'].upper()}: {v['reason']}")
+        if "robust" in v: lines.append(f"    {robust_words(v)}")
     out["text"] = "\n".join(lines)
     return out
+
+def robust_words(v: dict) -> str:
+    "One line on what a verdict rests on: effect, interval, noise floor, and whether a seed more or less would flip it."
+    e, ci, f = v.get("effect"), v.get("effect_ci"), v.get("noise_floor")
+    parts = [f"effect {e:+.4f}" + (f", 95 % interval [{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "") if e is not None else "no effect interval (one seed on a side)"]
+    if f: parts.append(f"rerun floor [{f['lo']:.4f}, {f['hi']:.4f}] over {f['n']} runs" + (f" ({v['pooled_verdict']} against it)" if v.get("pooled_verdict") else ""))
+    parts.append("robust: no single seed left out flips it" if v.get("robust") else
+                 "NOT robust: " + "; ".join((["leaving out " + ", ".join(v["loo_flips"]) + " flips it"] if v.get("loo_flips") else [])
+                                            + ([f"against the pooled floor it is {v['pooled_verdict']}"] if v.get("pooled_verdict") not in (None, v["verdict"]) else [])
+                                            + ([f"it ran another code path than the control ({len(v['path_mismatch'])} runs)"] if v.get("path_mismatch") else [])))
+    return "; ".join(parts)
+
+def verdict_table(exp_dir, pool="auto") -> "pd.DataFrame":
+    "One row per non-control arm of the experiment recorded in `exp_dir`: its verdict and what it rests on (`decide`)."
+    import pandas as pd
+    spec = load_spec(Path(exp_dir)/"spec.yaml")
+    runs, logs, _ = load_runs(exp_dir, spec)
+    d = decide(spec, runs, logs, pool)
+    rows = []
+    for a, v in d["arms"].items():
+        if a == spec.control: continue
+        ci, f = v.get("effect_ci") or [None, None], v.get("noise_floor")
+        rows.append(dict(experiment=spec.name, arm=a, control=spec.control, verdict=v["verdict"], metric=spec.metric, mean=v.get("mean"),
+                         effect=v.get("effect"), ci_lo=ci[0], ci_hi=ci[1], robust=v.get("robust"), loo_flips=", ".join(v.get("loo_flips") or []),
+                         noise_floor=f and f"[{f['lo']:.4f}, {f['hi']:.4f}] n={f['n']}", pooled_verdict=v.get("pooled_verdict"),
+                         path_mismatch="; ".join(v.get("path_mismatch") or [])))
+    return pd.DataFrame(rows)
 
 # %% ../nbs/4_experiments/41_decision.ipynb #9cd0d27a
 SUMMARY = ("heldout_bpb_start", "heldout_bpb", "ood_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib", "bytes_per_s", "wall_s")
