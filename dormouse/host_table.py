@@ -16,8 +16,8 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['INIT_SEED', 'HUGE', 'LAYOUT', 'GIANT', 'MAP_HUGETLB', 'MAP_HUGE_1GB', 'GIANT_POOL', 'PAGES', 'EPS', 'BLOCK', 'CHUNK',
            'PREFETCH', 'host_alloc', 'huge_pages_kb', 'tree_sum', 'normalise_rows', 'normalise_cols', 'update_rows',
-           'is_sinkhorn_step', 'dense_reference_step', 'prefetch_span', 'host_gather', 'pairwise_src',
-           'kernel_cache_dir', 'row_kernel', 'host_update', 'HostTable']
+           'is_sinkhorn_step', 'dense_reference_step', 'adam_scalars', 'adam_rows', 'prefetch_span', 'host_gather',
+           'pairwise_src', 'kernel_cache_dir', 'row_kernel', 'host_update', 'host_adam', 'HostTable']
 
 # %% ../nbs/2_host_ram/21_host_table.ipynb #2f55469f
 _U = np.uint64
@@ -145,6 +145,21 @@ def dense_reference_step(W, M, ids, g, k, lr, mu, every, passes, eps=EPS):
             Dm = Dm / np.maximum(np.abs(Dm).sum(0) / touched.sum(), eps)[None, :]
     else: Dm = rows(Dm)
     W -= lr * Dm
+
+# %% ../nbs/2_host_ram/21_host_table.ipynb #adam0cd1
+def adam_scalars(k: int, lr: float, betas, eps: float) -> tuple:
+    "fp32 `(b1, b2, c1, c2, r, s, eps)` of update number `k` (1-based): the rule's scalars, rounded once."
+    b1, b2 = float(betas[0]), float(betas[1])
+    f = np.float32
+    return (f(b1), f(b2), f(1.0 - b1), f(1.0 - b2), f(1.0 / math.sqrt(1.0 - b2 ** k)), f(lr / (1.0 - b1 ** k)), f(eps))
+
+def adam_rows(w, m, v, g, k: int, lr: float, betas=(0.9, 0.999), eps: float = 1e-8):
+    "Sparse row Adam on a block of rows (torch, any device): returns new `(w, m, v)`."
+    b1, b2, c1, c2, r, s, e = (torch.full((), float(x), dtype=torch.float32, device=w.device) for x in adam_scalars(k, lr, betas, eps))
+    m = m * b1 + g * c1
+    v = v * b2 + (g * g) * c2
+    q = torch.sqrt(v.double()).float()      # correctly rounded (torch's fp32 CPU sqrt is not, by up to an ulp)
+    return w - (m / (q * r + e)) * s, m, v
 
 # %% ../nbs/2_host_ram/21_host_table.ipynb #3343f33a
 from numba.extending import intrinsic
@@ -347,30 +362,59 @@ def host_update(T, woff, S, moff, ids, g, lr, mu, sinkhorn, passes=2, eps=EPS, s
         if p < passes - 1: _divide_cols(X, c)
     _apply_cols(T, woff, ids, X, c, lr, pf)
 
+# %% ../nbs/2_host_ram/21_host_table.ipynb #adam0cd3
+@nb.njit(parallel=True, **_jit)
+def _adam_rows(T, woff, S, moff, V, voff, ids, g, b1, b2, c1, c2, r, s, eps, pf):
+    U, D = g.shape
+    for b in nb.prange((U + BLOCK - 1) // BLOCK):
+        for i in range(b * BLOCK, min(U, (b + 1) * BLOCK)):
+            if pf > 0 and i + pf < U: prefetch_span(T, ids[i + pf], woff, D)
+            row = ids[i]
+            for j in range(D):
+                gj = g[i, j]
+                mj = S[row, moff + j] * b1 + gj * c1
+                vj = V[row, voff + j] * b2 + (gj * gj) * c2
+                S[row, moff + j] = mj; V[row, voff + j] = vj
+                q = np.float32(math.sqrt(np.float64(vj)))      # sqrt in fp64 rounded once: fp32's correctly rounded sqrt
+                T[row, woff + j] = T[row, woff + j] - (mj / (q * r + eps)) * s
+
+def host_adam(T, woff, S, moff, V, voff, ids, g, k: int, lr: float, betas=(0.9, 0.999), eps: float = 1e-8, pf=PREFETCH):
+    "Sparse row Adam (update number `k`) on a host table for sorted unique `ids [U]` and grads `g [U, D]` (fp32)."
+    if len(ids) == 0: return
+    _adam_rows(T, woff, S, moff, V, voff, ids, g, *adam_scalars(k, lr, betas, eps), pf)
+
 # %% ../nbs/2_host_ram/21_host_table.ipynb #aa473ea8
 class HostTable:
-    "Engram rows in host RAM: `[n_orders * rows, dim]` fp32 weights and momentum, updated in place."
+    """Engram rows in host RAM: `[n_orders * rows, dim]` fp32 weights and `states` optimizer rows beside each
+    (1: momentum; 2: Adam's two moments, the second in `V`), updated in place."""
     device = torch.device("cpu")
     def __init__(self, n_orders: int, rows: int, dim: int, layout: str = LAYOUT, hugepages: bool = True,
-                 init: bool = True, seed: int = INIT_SEED):
+                 init: bool = True, seed: int = INIT_SEED, states: int = 1):
         if layout not in ("interleaved", "split"): raise ValueError(f"unknown layout {layout!r}; allowed: interleaved, split")
+        if states not in (1, 2): raise ValueError(f"states {states}: 1 (momentum) or 2 (Adam's two moments)")
         self.n_orders, self.rows, self.dim, self.layout, self.hugepages = n_orders, rows, dim, layout, hugepages
-        N = n_orders * rows
-        if layout == "interleaved":     # one [N, 2*dim] array: weights in columns [0, dim), momentum in [dim, 2*dim)
-            buf = host_alloc(N * 2 * dim * 4, hugepages).reshape(N, 2 * dim)
+        self.states = states
+        N, k = n_orders * rows, 1 + states
+        if layout == "interleaved":     # one [N, k*dim] array: weights in columns [0, dim), momentum in [dim, 2*dim), Adam's v after
+            buf = host_alloc(N * k * dim * 4, hugepages).reshape(N, k * dim)
             self.arrays = (buf, 0, buf, dim)
-            self.W, self.M = buf[:, :dim], buf[:, dim:]
+            self.W, self.M = buf[:, :dim], buf[:, dim:2 * dim]
+            self.V, self.varr = (buf[:, 2 * dim:], (buf, 2 * dim)) if states == 2 else (None, None)
         else:
             self.W = host_alloc(N * dim * 4, hugepages).reshape(N, dim)
             self.M = host_alloc(N * dim * 4, hugepages).reshape(N, dim)
             self.arrays = (self.W, 0, self.M, 0)
+            self.V = host_alloc(N * dim * 4, hugepages).reshape(N, dim) if states == 2 else None
+            self.varr = (self.V, 0) if states == 2 else None
         if init:
             _init_rows(self.W, 0, seed)   # interleaved: this touches every page, momentum halves included (zeroed by mmap)
-            if layout == "split": _zero_rows(self.M)   # fault the momentum's own pages in now, not in the first steps
+            if layout == "split":         # fault the state's own pages in now, not in the first steps
+                _zero_rows(self.M)
+                if states == 2: _zero_rows(self.V)
         self._scratch, self.prefetch = None, PREFETCH
 
     @property
-    def nbytes(self) -> int: return 2 * self.W.shape[0] * self.dim * 4
+    def nbytes(self) -> int: return (1 + self.states) * self.W.shape[0] * self.dim * 4
 
 def _np_ids(ids) -> np.ndarray:
     if isinstance(ids, torch.Tensor): ids = ids.cpu().numpy()
@@ -396,9 +440,23 @@ def momentum_update(self: HostTable, ids, grad, sinkhorn: bool, lr: float, mu: f
     host_update(*self.arrays, _np_ids(ids), g, lr, mu, sinkhorn, passes, scratch=self._scratch, pf=self.prefetch)
 
 @patch
+def adam_update(self: HostTable, ids, grad, k: int, lr: float, betas, eps: float):
+    "Sparse row Adam (update number `k`) on the rows `ids`, with their grads `grad [U, dim]` (CPU)."
+    if self.states != 2: raise ValueError("this host table keeps one state row (momentum): build it with states=2 for Adam")
+    g = grad.numpy() if isinstance(grad, torch.Tensor) else grad
+    T, woff, S, moff = self.arrays
+    host_adam(T, woff, S, moff, *self.varr, _np_ids(ids), np.ascontiguousarray(g, dtype=np.float32), k, lr, betas, eps, self.prefetch)
+
+def _part(t, kind: str):
+    "The weights, momentum or second moment array of a row store by checkpoint section name."
+    a = {"weight": t.W, "momentum": t.M, "second": t.V}[kind]
+    if a is None: raise ValueError(f"this table keeps no {kind!r} rows")
+    return a
+
+@patch
 def read_chunk(self: HostTable, kind: str, start: int, n: int) -> np.ndarray:
-    return np.ascontiguousarray((self.W if kind == "weight" else self.M)[start:start + n])
+    return np.ascontiguousarray(_part(self, kind)[start:start + n])
 
 @patch
 def write_chunk(self: HostTable, kind: str, start: int, a: np.ndarray):
-    (self.W if kind == "weight" else self.M)[start:start + len(a)] = a
+    _part(self, kind)[start:start + len(a)] = a
