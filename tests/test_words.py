@@ -1,0 +1,70 @@
+"""The repository speaks in its own words: no chapter, spec, record, tool or README names the circumstances it was
+made in (sessions, calls, leases, lent machines, the tool that lent them, issue or decision-record numbers) or a
+document the repository does not hold (the GPU scripts that were replaced by tools/gpu_run.sh). A reader can use
+neither. Every text file git knows of (or would add) is read, notebooks included; the exemptions below say why each
+is one. Run alone: `python -m pytest -q tests/test_words.py` prints every hit as FILE:LINE: TEXT."""
+import re, subprocess
+from pathlib import Path
+from helpers import ROOT
+
+WORDS = [r"\bsessions?\b", r"\bleas(e|es|ed)\b", r"\blent\b", r"device tool", r"budget_left", r"\bcalls? #?\d",
+         r"\bcalls? of\b", r"\bADR-\d", r"\bissues? #?\d", r"\bgpu_s\d", r"device_scripts", r"\bgpu_ab(_fit)?\.sh",
+         r"\bgpu_setup\.sh", r"\bCALL_T0\b"]
+PATTERN = re.compile("|".join(WORDS), re.I)
+
+# Text that may hold a word, and why.
+ALLOWED_TEXT = [
+    (r'scope="session"', "pytest's fixture scope, an API name"),
+    (r"\bcalls? of `", "a call of a named function"),
+    (r"the first call of a run", "the first call of a function within a run (bench_engram's untimed warm-up)"),
+    (r"\bgit show [0-9a-f]{7,40}:\S+", "a file of an earlier commit, which the repository's history holds"),
+]
+ALLOWED_TEXT_RE = re.compile("|".join(p for p, _ in ALLOWED_TEXT), re.I)
+
+# Files that may hold a word, and why. Records are never edited after their run.
+ALLOWED_FILES = {
+    "tests/test_words.py": "this test: it lists the words",
+    "runs/loop_offload/decision.json": "written by `dormouse ab`: its gates' `why` quotes the spec as the runs had it "
+                                       "(the spec now says the same without the reference)",
+    "runs/bench_prefetch/2026-11-30-a-both-6x8/bench.json": "the record as rebuilt from its run.log then; its README "
+                                                            "says the same in today's words",
+}
+BINARY = {".gz", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".pdf", ".whl", ".deb", ".u8", ".pt", ".npy", ".npz", ".woff", ".woff2"}
+BASE64_LINE = re.compile(r'^\s*"[A-Za-z0-9+/=]{60,}(\\n)?",?\s*$')   # an image's data inside a notebook
+
+
+def text_files():
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    for name in sorted(set(filter(None, out.split("\0")))):
+        p = ROOT / name
+        if Path(name).suffix.lower() in BINARY or not p.is_file(): continue
+        data = p.read_bytes()
+        if b"\0" in data[:8192]: continue
+        yield name, data.decode("utf-8", errors="replace")
+
+
+def hits():
+    for name, text in text_files():
+        if name in ALLOWED_FILES: continue
+        for i, line in enumerate(text.splitlines(), 1):
+            if BASE64_LINE.match(line): continue
+            rest = ALLOWED_TEXT_RE.sub(" ", line)
+            if PATTERN.search(rest): yield f"{name}:{i}: {line.strip()[:200]}"
+
+
+def test_no_workplace_words():
+    found = list(hits())
+    assert not found, f"{len(found)} lines speak of the workplace, not the project:\n" + "\n".join(found)
+
+
+def test_exemptions_still_needed():
+    "An exempted file that no longer holds a word, or an allowed phrase nothing uses, is taken off the lists."
+    texts = dict(text_files())
+    for name in ALLOWED_FILES:
+        if name == "tests/test_words.py": continue
+        assert name in texts and PATTERN.search(texts[name]), f"{name} is exempted but holds no word: take it off"
+    everything = "\n".join(t for n, t in texts.items() if n != "tests/test_words.py")
+    for p, why in ALLOWED_TEXT:
+        if p.startswith(r"\bgit show"): continue      # kept for citations of earlier commits, used or not
+        assert re.search(p, everything, re.I), f"{p!r} ({why}) matches nothing any more: take it off"
