@@ -6,11 +6,12 @@ Docs: https://dormouse-ml.github.io/dormouse/0_foundations/records.html.md"""
 
 # %% ../nbs/0_foundations/05_records.ipynb #81692e91
 from __future__ import annotations
-import datetime, json, os, platform, subprocess, sys, tempfile
+import datetime, hashlib, json, os, platform, subprocess, sys, tempfile
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PEAK_BF16', 'repo_root', 'git_info', 'peak_bf16_flops', 'machine_info', 'run_manifest', 'write_text', 'write_json',
+__all__ = ['CODE_FILES', 'PEAK_BF16', 'RECORD_FILES', 'repo_root', 'code_hash', 'commit_code_hash', 'file_sha256', 'git_info',
+           'peak_bf16_flops', 'machine_info', 'run_manifest', 'record_provenance', 'write_text', 'write_json',
            'write_manifest']
 
 # %% ../nbs/0_foundations/05_records.ipynb #18a404ae
@@ -18,6 +19,42 @@ def repo_root() -> Path:
     "The repository this package is imported from: the folder above `dormouse/`."
     import dormouse
     return Path(dormouse.__file__).resolve().parents[1]
+
+# %% ../nbs/0_foundations/05_records.ipynb #d116ec12
+CODE_FILES = ("dormouse", "nbs/4_experiments/arm.ipynb")   # what a run executes: the package and the arm template
+
+def _blob_sha(data: bytes) -> str:
+    "Git's object id of a file's bytes: a hash of the files on disk that any commit's tree can be checked against."
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+def _digest(blobs: dict) -> str:
+    return hashlib.sha256("".join(f"{b}  {p}\n" for p, b in sorted(blobs.items())).encode()).hexdigest()
+
+def code_hash(root=None) -> str:
+    "SHA-256 over the git object ids of the code a run executes (`CODE_FILES`: every `.py` of the package, the arm template), read from disk."
+    root = repo_root() if root is None else Path(root)
+    blobs = {}
+    for top in CODE_FILES:
+        p = root/top
+        for f in (sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.is_file() else []):
+            blobs[f.relative_to(root).as_posix()] = _blob_sha(f.read_bytes())
+    return _digest(blobs)
+
+def commit_code_hash(commit: str, root=None) -> str | None:
+    "`code_hash` of the tree at `commit`, from git's objects (nothing checked out); None when this history lacks the commit."
+    root = repo_root() if root is None else Path(root)
+    out = _git(root, "ls-tree", "-r", commit, "--", *CODE_FILES)
+    if out is None: return None
+    blobs = {}
+    for line in out.splitlines():
+        meta, path = line.split("\t", 1)
+        if path.endswith(".py") or path in CODE_FILES: blobs[path] = meta.split()[2]
+    return _digest(blobs)
+
+def file_sha256(path) -> str | None:
+    "SHA-256 of a file's bytes (None when it is missing): the spec a run ran, beside its record."
+    try: return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError: return None
 
 # %% ../nbs/0_foundations/05_records.ipynb #30b88380
 def _git(root, *args) -> str | None:
@@ -27,17 +64,19 @@ def _git(root, *args) -> str | None:
     return r.stdout.strip() if r.returncode == 0 else None
 
 def git_info(root=None) -> dict:
-    """The code version: the commit at `root` (default `repo_root()`; None outside git) and its dirty flag.
-    A copy of the tree whose git history is not its own (a lent GPU machine gets the working tree, not the
-    commits) is named by whoever made the copy: `DORMOUSE_GIT_COMMIT` and `DORMOUSE_GIT_DIRTY` (1 or 0)."""
-    if os.environ.get("DORMOUSE_GIT_COMMIT"):
-        dirty = os.environ.get("DORMOUSE_GIT_DIRTY")
-        return dict(git_commit=os.environ["DORMOUSE_GIT_COMMIT"], git_dirty=None if dirty is None else dirty == "1")
+    """The code version: the commit at `root` (default `repo_root()`), its dirty flag, and `code_hash`, computed from
+    the files that run. A copy of the tree without its git history (a GPU machine gets the working tree, not the
+    commits) claims the commit written beside it by `git rev-parse HEAD > .dormouse-commit` (or `DORMOUSE_GIT_COMMIT`),
+    and the dirty flag is unknown (None): the code hash is what proves, or disproves, the claim (`record_provenance`)."""
     root = repo_root() if root is None else Path(root)
     commit = _git(root, "rev-parse", "HEAD")
+    if commit is None:
+        f = root/".dormouse-commit"
+        commit = os.environ.get("DORMOUSE_GIT_COMMIT") or (f.read_text().strip() if f.is_file() else None) or None
+        return dict(git_commit=commit, git_dirty=None, code_hash=code_hash(root))
     # records under runs/ are outputs, not code: a run rewriting its own record is not a dirty tree
     status = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)runs")
-    return dict(git_commit=commit, git_dirty=None if status is None else bool(status))
+    return dict(git_commit=commit, git_dirty=None if status is None else bool(status), code_hash=code_hash(root))
 
 # %% ../nbs/0_foundations/05_records.ipynb #7dc8ce7b
 PEAK_BF16 = {"H100": 989.4e12, "H200": 989.4e12, "GH200": 989.4e12, "A100": 312e12, "L40S": 362e12, "4090": 165.2e12}
@@ -81,6 +120,36 @@ def run_manifest(command: str | None = None, device=None, **extra) -> dict:
     return dict(command=" ".join(sys.argv) if command is None else command, **git_info(),
                 machine=machine_info(device), torch=torch.__version__, python=platform.python_version(),
                 date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **extra)
+
+# %% ../nbs/0_foundations/05_records.ipynb #072a71d4
+RECORD_FILES = ("run.json", "metrics.json", "manifest.json")
+
+def record_provenance(runs_dir=None, root=None) -> list[dict]:
+    """Every record under `runs_dir` (default the repository's `runs/`) that names a commit, checked against this
+    history: `verified` (its code hash equals the tree's at its commit), `code differs` (it does not: the run's tree
+    was not its commit's), `unknown commit` (not in this history), `abbreviated commit` (fewer than 40 digits: which
+    commit is a guess) or `commit only` (a record made before code hashes: the commit exists, the code is unverified);
+    `spec_ok` when the record names the spec it ran and the snapshot beside it still has that hash."""
+    root = repo_root() if root is None else Path(root)
+    runs_dir = root/"runs" if runs_dir is None else Path(runs_dir)
+    known, out = {}, []
+    def tree_hash(c):
+        if c not in known: known[c] = commit_code_hash(c, root) if _git(root, "cat-file", "-e", f"{c}^{{commit}}") is not None else None
+        return known[c]
+    for f in sorted(p for name in RECORD_FILES for p in runs_dir.rglob(name)):
+        try: rec = json.loads(f.read_text())
+        except (OSError, ValueError): continue
+        c = rec.get("git_commit") if isinstance(rec, dict) else None
+        if not c: continue
+        h, have = tree_hash(str(c)), rec.get("code_hash")
+        if h is None: status = "unknown commit"
+        elif len(str(c)) < 40: status = "abbreviated commit"
+        elif not have: status = "commit only"
+        else: status = "verified" if have == h else "code differs"
+        row = dict(record=f.relative_to(runs_dir).as_posix(), commit=str(c), status=status, dirty=rec.get("git_dirty"))
+        if rec.get("spec_sha256"): row["spec_ok"] = rec["spec_sha256"] == file_sha256(f.parent.parent.parent/"spec.yaml")
+        out.append(row)
+    return out
 
 # %% ../nbs/0_foundations/05_records.ipynb #99390d71
 def write_text(path, text: str) -> Path:
