@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['GROUP_TITLES', 'RECORDS', 'Page', 'page_name', 'group_title', 'find_pages', 'sections']
+__all__ = ['GROUP_TITLES', 'RECORDS', 'RECORD_GROUPS', 'Page', 'record_group', 'page_name', 'group_title', 'find_pages',
+           'record_groups', 'sections']
 
 # %% ../../nbs/5_tooling/51_pages.ipynb #93c6aa7b
 GROUP_TITLES = {"foundations": "Foundations", "model": "The model", "host_ram": "Host RAM as capacity",
                 "training": "Training", "experiments": "Experiments", "tooling": "Tooling"}
 RECORDS = "Records"
+RECORD_GROUPS = {"Engram": ("engram",), "card": ("card", "bank"), "offload": ("offload",),   # a record's group: the first
+                 "optimizer": ("ns_", "optim", "muon"), "demo": ("demo",)}                  # whose words its name holds
 
 @dataclass
 class Page:
@@ -29,12 +32,19 @@ class Page:
     notes: list = field(default_factory=list)  # problems met while building it, shown on the page
     broken: list = field(default_factory=list) # links in it to notebooks that have no page
     rel_src: str = ""    # its path relative to nbs/ (all but records)
+    group: str = ""      # a record's group in the sidebar (RECORD_GROUPS)
+    label: str = ""      # its name in the sidebar, when not its title (a record: its run's path)
 
     @property
     def qmd_path(self) -> str:
         "Its path inside the Quarto project (records are staged into records/)."
         if self.section == RECORDS: return self.href[: -len(".html")] + ".ipynb"
         return self.rel_src
+
+def record_group(name: str) -> str:
+    "The sidebar group of the record of run `name`: the first of `RECORD_GROUPS` whose words it holds, else `other`."
+    n = name.lower()
+    return next((g for g, words in RECORD_GROUPS.items() if any(w in n for w in words)), "other")
 
 def _skip(rel: Path) -> bool: return any(part[0] in "_." for part in rel.parts)
 
@@ -68,7 +78,8 @@ def find_pages(nbs, runs=None) -> list[Page]:
         runs = Path(runs)
         for p in sorted(runs.glob("**/report.ipynb"), key=lambda p: p.parent.parts):  # a run before the runs inside it
             if p.parent != runs and not _skip(p.relative_to(runs)):
-                pages.append(Page(p, _record_href(p.parent, runs), RECORDS))
+                name = p.parent.relative_to(runs).as_posix()
+                pages.append(Page(p, _record_href(p.parent, runs), RECORDS, group=record_group(name), label=name))
     seen = set()
     for p in pages:  # two notebooks nbdev names alike (06b_x, 96_x -> x.html): the later keeps its full name
         if p.href in seen:
@@ -77,6 +88,12 @@ def find_pages(nbs, runs=None) -> list[Page]:
             p.href = alt
         seen.add(p.href)
     return pages
+
+def record_groups(pages: list[Page]) -> list[tuple[str, list[Page]]]:
+    "The records among `pages` by group, in `RECORD_GROUPS` order (then `other`), each group's records by name."
+    recs = [p for p in pages if p.section == RECORDS]
+    order = list(RECORD_GROUPS) + ["other"]
+    return [(g, sorted((p for p in recs if p.group == g), key=lambda p: p.label or p.href)) for g in order if any(p.group == g for p in recs)]
 
 def sections(pages: list[Page]) -> list[str]:
     "The sidebar's sections in page order; Records always last, even when there is none yet."

@@ -12,7 +12,7 @@ from .pages import Page, RECORDS, sections
 
 # %% auto #0
 __all__ = ['SITE_CSS', 'cell_options', 'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links',
-           'nav_html', 'contents_html', 'render_page']
+           'nav_html', 'contents_html', 'record_title', 'verdict_markdown', 'record_notebook', 'render_page']
 
 # %% ../../nbs/5_tooling/53_render.ipynb #7b5a1739
 def _frontmatter(nb: dict) -> dict:
@@ -96,6 +96,17 @@ def _other_module_names(name: str) -> dict:
     return {}
 
 # %% ../../nbs/5_tooling/53_render.ipynb #3b99a0fc
+def _with_global(obj, name: str):
+    "A copy of function `obj` whose globals also hold `name`: the library's object of that name, else a stand-in class; None for a non-function."
+    import types
+    f = getattr(obj, "__func__", obj)
+    if not isinstance(f, types.FunctionType) or not name: return None
+    val = _other_module_names(name).get(name) or type(name, (), {"__module__": "builtins"})
+    g = types.FunctionType(f.__code__, {**f.__globals__, name: val}, f.__name__, f.__defaults__, f.__closure__)
+    for k in ("__kwdefaults__", "__doc__", "__module__", "__qualname__", "__annotations__"): setattr(g, k, getattr(f, k))
+    g.__dict__.update(f.__dict__)
+    return g
+
 class module_show_docs:
     "nbdev doc processor: fill `show_doc(x)` cells by evaluating them in the exported module, running no notebook cell."
     link_outputs = True    # when appended after nbdev's own processors (doc_procs), link names like add_links does
@@ -104,14 +115,25 @@ class module_show_docs:
         self.ns, self.errors = _lib_namespace(self.nb)
         self.nb.has_docs_ = True
 
+    def _eval(self, code: str):
+        "`show_doc(...)` in the module's names; a name it lacks comes from the library, an annotation it never imports is resolved on a copy."
+        ns = self.ns
+        for _ in range(8):
+            try: return eval(code, ns)
+            except NameError as e:
+                name = getattr(e, "name", "") or ""
+                if name and name not in ns and (found := _other_module_names(name)):
+                    self.ns.update(found); ns = {**ns, **found}; continue
+                m = re.match(r"\s*show_doc\(\s*(\w+)\s*[,)]", code)
+                fixed = _with_global(ns.get(m.group(1)), name) if m and name else None
+                if fixed is None: raise
+                ns = {**ns, m.group(1): fixed}
+        return eval(code, ns)
+
     def __call__(self, cell):
         if cell.cell_type != "code" or not re.search(r"^show_doc", cell.source or "", re.M): return
         code = cell_options(cell.source)[1]
-        try:
-            try: res = eval(code, self.ns)
-            except NameError as e:
-                self.ns.update(_other_module_names(getattr(e, "name", "") or ""))
-                res = eval(code, self.ns)
+        try: res = self._eval(code)
         except Exception as e:
             self.errors.append(f"{code.strip()}: {type(e).__name__}: {e}")
             cell.source = None     # drop the block rather than show a broken one
@@ -125,6 +147,7 @@ class module_show_docs:
 
     def end(self):
         for e in self.errors: print(f"docs: show_doc: {e}", file=sys.stderr)
+
 
 # %% ../../nbs/5_tooling/53_render.ipynb #9f4a5b27
 def doc_processors():
@@ -168,9 +191,11 @@ def _quarto_md(md: str) -> str:
     md = re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md)
     return re.sub(r"^:::.*$", "", md, flags=re.M)
 
+_FOLD = {"true": "dm-fold", "show": "dm-fold-open"}   # Quarto's `code-fold`: folded, or foldable and open
+
 def prepare_cells(nb):
-    "Apply Quarto's cell options the way Quarto would, in place; drop the frontmatter cell."
-    cells = []
+    "Apply Quarto's cell options the way Quarto would (`echo`, `output`, `include`, `code-fold`), in place; drop the frontmatter cell."
+    cells, fold = [], str(_frontmatter(nb).get("code-fold", "")).lower()   # the page's default, `code-fold: true` in its frontmatter
     for c in nb.cells:
         src = "".join(c.get("source", ""))
         if c.cell_type == "raw" and src.lstrip().startswith("---"): continue
@@ -189,6 +214,7 @@ def prepare_cells(nb):
             if not code and not c.get("outputs"): continue
             c.metadata.setdefault("tags", [])
             if not code: c.metadata["tags"].append("dm-no-input")
+            elif (f := opts.get("code-fold", fold)) in _FOLD: c.metadata["tags"].append(_FOLD[f])
         cells.append(c)
     nb.cells = cells
     return nb
@@ -241,6 +267,16 @@ _TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 <main class="dm-main">
 {{ resources.site.header }}
 {%- endblock body_header -%}
+{% block input_group -%}
+{%- set tags = cell.metadata.get('tags', []) -%}
+{%- if 'dm-fold' in tags or 'dm-fold-open' in tags -%}
+<details class="dm-fold"{{ ' open' if 'dm-fold-open' in tags else '' }}><summary>Code</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
 {% block body_footer %}
 {{ resources.site.footer }}
 </main>
@@ -275,6 +311,10 @@ body.dm-body { margin: 0; background: #fff; }
 .dm-contents dt { font-weight: 600; margin-top: .5rem; }
 .dm-contents dd { margin: 0 0 0 1.2rem; color: #555; }
 a.anchor-link { display: none; }
+details.dm-fold > summary { cursor: pointer; color: #5a6b7d; font-size: .82rem; padding: .1rem .4rem; width: fit-content; border-radius: 4px; }
+details.dm-fold > summary:hover { background: #eef2f6; }
+.dm-verdicts table, .jp-RenderedMarkdown table { border-collapse: collapse; font-size: .9rem; }
+.dm-nav h3 { font-size: .74rem; color: #999; margin: .6rem 0 .15rem .45rem; font-weight: 600; }
 @media (max-width: 800px) { .dm-layout { display: block; } .dm-nav { position: static; height: auto; border-right: 0; border-bottom: 1px solid #e3e3e3; } .dm-main { padding: 1rem; } }
 """
 
@@ -321,6 +361,51 @@ def _record_meta(nb: dict) -> str:
     meta = f'<p class="dm-meta">Record: {_e("; ".join(bits) or "executed by papermill")}.</p>'
     if pm.get("exception"): meta += '<p class="dm-note">This run raised an exception: its last cells did not complete.</p>'
     return meta
+
+# %% ../../nbs/5_tooling/53_render.ipynb #reccd001
+def record_title(exp_dir) -> tuple[str, str] | None:
+    "(title, description) of a record's page from its `spec.yaml`: `name — arms against control` and the question; None without one."
+    p = Path(exp_dir) / "spec.yaml"
+    if not p.exists(): return None
+    from dormouse.spec import load_spec
+    s = load_spec(p)
+    others = [a for a in s.arms if a != s.control]
+    arms = ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1] if others else "its arms"
+    return f"{s.name} — {arms} against {s.control}", " ".join(s.question.split())
+
+def _cell(kind: str, src: str) -> dict:
+    c = {"cell_type": kind, "metadata": {}, "source": src}
+    return c | ({"outputs": [], "execution_count": None} if kind == "code" else {})
+
+def verdict_markdown(exp_dir) -> str:
+    "The verdicts of `exp_dir/decision.json` as a markdown table with the rule above it; '' without one."
+    from dormouse.findings import verdict_rows, verdict_cells
+    t = verdict_rows(exp_dir)
+    if t.empty: return ""
+    d = json.loads((Path(exp_dir) / "decision.json").read_text())
+    rows = verdict_cells(t)
+    head = "| " + " | ".join(rows.columns) + " |\n|" + "---|" * rows.shape[1] + "\n"
+    body = "".join("| " + " | ".join(str(v).replace("|", "\\|") for v in r) + " |\n" for r in rows.itertuples(index=False))
+    return (f"**Verdicts** (`decision.json`, rule `{d.get('rule', '')}` on `{d.get('metric', '')}`: "
+            f"{d.get('rule_text', '')}):\n\n" + head + body)
+
+def record_notebook(src, dst) -> Path:
+    "Write the copy of record `src` that its page is made from: titled by experiment and question, the verdicts first, the code folded."
+    src, dst = Path(src), Path(dst)
+    nb = json.loads(src.read_text())
+    named, table = record_title(src.parent), verdict_markdown(src.parent)
+    cells = nb.get("cells", [])
+    first = next((i for i, c in enumerate(cells) if c.get("cell_type") == "markdown" and re.search(r"^#\s", "".join(c.get("source", "")), re.M)), None)
+    if named:
+        title = _cell("markdown", f"# {named[0]}\n\n> {named[1]}\n- code-fold: true")
+        if first is None: cells.insert(0, title); first = 0
+        else: cells[first] = title
+    elif first is not None: cells[first] = _cell("markdown", "".join(cells[first]["source"]).rstrip() + "\n- code-fold: true")
+    if table: cells.insert(0 if first is None else first + 1, _cell("markdown", table))
+    nb["cells"] = cells
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(json.dumps(nb))
+    return dst
 
 # %% ../../nbs/5_tooling/53_render.ipynb #cc9e4134
 def _exporter():
