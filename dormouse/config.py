@@ -110,6 +110,7 @@ class TrainConfig:
     compile_mode: str = "default"  # "reduce-overhead": the compiled blocks replay as CUDA graphs (torch's cudagraph trees)
     deterministic: bool = False  # repeatable CUDA runs: torch's deterministic kernels (attention's backward without atomics)
     progress: bool = True
+    parallel: str = "ddp"       # under torchrun: "ddp" or "fsdp" (the distributed chapter); data.batch_size counts every rank's windows
 
 @dataclass
 class Config:
@@ -139,6 +140,7 @@ CHOICES = {
     "train.compile_mode": ("default", "reduce-overhead"),
     "optim.ns_method": ("quintic", "polar_express"),
     "train.device": ("auto", "cpu", "cuda"),
+    "train.parallel": ("ddp", "fsdp"),
 }
 POSITIVE = ("data.seq_len", "data.batch_size", "model.d_model", "model.n_heads", "model.n_loops",
             "model.n_experts", "model.top_k", "model.d_expert", "engram.rows", "engram.dim",
@@ -396,7 +398,8 @@ def from_dict(d: dict) -> Config:
 # %% ../nbs/0_foundations/00_config.ipynb #cfgchg0cd
 FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
              "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
-             "offload.moe", "offload.loop", "offload.path", "offload.min_bytes")
+             "offload.moe", "offload.loop", "offload.path", "offload.min_bytes",
+             "train.parallel")
 
 def _flat(d: dict, prefix: str = "") -> dict:
     out = {}

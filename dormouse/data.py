@@ -110,12 +110,14 @@ def load_corpus(data_cfg) -> Corpus:
     return build_corpus(data_cfg.sources, data_cfg.cache_dir, data_cfg.heldout_frac)
 
 # %% ../nbs/0_foundations/01_data.ipynb #7924c6a9
-def batch_at(tokens, step: int, batch_size: int, seq_len: int, seed: int = 0) -> torch.Tensor:
-    "The `[batch_size, seq_len+1]` byte windows of training step `step` (int64)."
+def batch_at(tokens, step: int, batch_size: int, seq_len: int, seed: int = 0, rows: slice | None = None) -> torch.Tensor:
+    """The `[batch_size, seq_len+1]` byte windows of training step `step` (int64); with `rows`, only those of them
+    (one rank's share of the step's windows: the distributed chapter)."""
     n = len(tokens) - seq_len - 1
     if n <= 0: raise ValueError(f"corpus part of {len(tokens):,} bytes is shorter than one window of {seq_len+1}")
     rng = np.random.default_rng([seed, step])
     starts = rng.integers(0, n, size=batch_size)
+    if rows is not None: starts = starts[rows]
     idx = starts[:, None] + np.arange(seq_len + 1)[None, :]
     return torch.from_numpy(np.asarray(tokens[idx], dtype=np.int64))
 

@@ -137,6 +137,7 @@ class _Run:
             self.model.engram.lr_factor = lambda step: lr_factor(step - 1, steps, o)   # step: the update's 1-based label
         self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
         self.opt = Optimizers(self.model, cfg.optim)
+        self.loss_fn, self.new_log = None, StepLog     # a rank's own (the distributed chapter): its DDP loss, no log but rank 0's
         self.start, self.evals, self.segments, changes = 0, [], [], []
         if checkpoint is not None:
             restore(checkpoint, self.model, self.opt)
@@ -160,7 +161,7 @@ def open(self: _Run):
     cfg, train_cfg, model = self.cfg, self.train_cfg, self.model
     self.out.mkdir(parents=True, exist_ok=True)
     remove_debris(self.ckroot)           # a killed save's half folder (it may be what filled the disk) goes first
-    self.log = StepLog(self.out / "log.csv", keep_upto=self.start)
+    self.log = self.new_log(self.out / "log.csv", keep_upto=self.start)
     self.compiled = compile_blocks(model, cfg.offload, train_cfg.compile_mode) if train_cfg.compile else []
     self.queue, self.last_row = [], None      # steps run but not yet read back (see `flush`)
     self.where = f"the start at step {self.start}"   # what runs now, for an out-of-memory message (`step`, `eval_heldout`, `checkpoint`)
@@ -198,7 +199,7 @@ def step(self: _Run, s: int):
     done = s + 1          # the update is labelled with the log's numbering, which `update_step` reports
     clock = PhaseClock(self.device, start=self.queue[-1]["clock"].end if self.queue else None)
     loss, grad_norm = train_step(self.model, self.opt, micro, done, accum=self.accum, clip=self.clip, offloader=self.offloader,
-                                 pipeline=self.pipeline, on_phase=clock)
+                                 pipeline=self.pipeline, loss_fn=self.loss_fn, on_phase=clock)
     extra = self.model.engram.step_metrics() if self.model.engram is not None else {}
     if self.pipeline is not None: extra.update(self.pipeline.step_metrics(later=True))
     extra.update(self.offloader.step_metrics())
@@ -404,7 +405,9 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     """Train `cfg` into `out_dir` (resuming from its latest checkpoint, or `resume_from`, when `resume`);
     the metrics dict. One process per `out_dir`; a finished run is returned as it is.
     `then(model, cfg) -> dict`, when given, scores the trained model in memory after a run this call trained;
-    its dict joins the metrics (and `metrics.json`)."""
+    its dict joins the metrics (and `metrics.json`). Under torchrun, each rank's part (the distributed chapter)."""
+    from .distributed import launched, train_ranks
+    if launched(): return train_ranks(cfg, out_dir, resume, corpus, save, resume_from, allow_change, then)
     out = Path(out_dir)
     if out.exists() and not out.is_dir(): raise ConfigError(f"--out {out} is a file, not a run directory")
     existed = out.exists()
