@@ -406,7 +406,7 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     the metrics dict. One process per `out_dir`; a finished run is returned as it is.
     `then(model, cfg) -> dict`, when given, scores the trained model in memory after a run this call trained;
     its dict joins the metrics (and `metrics.json`). Under torchrun, each rank's part (the distributed chapter)."""
-    from .distributed import launched, train_ranks
+    from dormouse.distributed import launched, train_ranks
     if launched(): return train_ranks(cfg, out_dir, resume, corpus, save, resume_from, allow_change, then)
     out = Path(out_dir)
     if out.exists() and not out.is_dir(): raise ConfigError(f"--out {out} is a file, not a run directory")
