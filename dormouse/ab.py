@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/ab.html.md"""
 
 # %% ../nbs/4_experiments/42_ab.ipynb #ecade2bd
 from __future__ import annotations
-import contextlib, json, os, queue, re, shutil, socket, subprocess, sys, time
+import contextlib, json, os, queue, re, shutil, signal, socket, subprocess, sys, threading, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -21,8 +21,8 @@ from .decision import decide, load_runs, pooled_runs
 
 # %% auto #0
 __all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'Run', 'plan',
-           'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'run_experiment', 'render_report',
-           'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
+           'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'Stopper', 'Interrupted', 'run_experiment',
+           'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c6f094ea
 def _rebase(cfg, root: str):
@@ -186,9 +186,11 @@ def _command(run: Run, engine: str, template: Path | None = None) -> list[str]:
     return [sys.executable, "-c", _PM, json.dumps(args)]
 
 def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None, gpu: str | None = None,
-            sharing: int | None = None) -> dict:
+            sharing: int | None = None, stopper: Stopper | None = None) -> dict | None:
     """Run one arm × seed in its folder (on GPU `gpu` alone, if given; `sharing`: how many runs share its GPU at most);
-    returns its record (also written to `run.json`)."""
+    returns its record (also written to `run.json`), or None when `stopper` had stopped before it began."""
+    stopper = stopper or Stopper()
+    if stopper.stopped.is_set(): return None
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
                engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
@@ -201,13 +203,16 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     if gpu is not None: env["CUDA_VISIBLE_DEVICES"] = gpu   # the child sees its one GPU as cuda:0
     try:
         with open(run.dir/"run.log", "w") as log:
-            rc = subprocess.run(cmd, cwd=run.dir, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+            p = stopper.popen(cmd, cwd=run.dir, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            rc = "not started: dormouse ab was interrupted" if p is None else stopper.wait(p)
     except OSError as e: rc = f"could not start the run: {e}"
     rec.update(finished=_now(), wall_s=round(time.time() - t0, 2))
     m = {}
     try: m = json.loads((run.dir/"metrics.json").read_text())
     except (OSError, json.JSONDecodeError): pass
     if rc == 0 and m: rec["status"] = "ok"
+    elif stopper.stopped.is_set():      # stopped by an interrupt of `dormouse ab`: its checkpoints stay, the next call resumes it
+        rec.update(status="interrupted", error="stopped by an interrupt of dormouse ab; the same command resumes it")
     else:
         rec["status"] = "failed"
         rec["error"] = (rc if isinstance(rc, str) else None) or (notebook_error(run.dir/"run.ipynb") if engine == "papermill" else None) \
@@ -217,6 +222,50 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     if rec["status"] == "ok" and engine == "papermill": (run.dir/"run.log").unlink(missing_ok=True)  # the notebook has it all
     write_json(run.dir/"run.json", rec)
     return rec
+
+# %% ../nbs/4_experiments/42_ab.ipynb #bb6af07b
+def _signal_group(p: subprocess.Popen, sig):
+    with contextlib.suppress(ProcessLookupError, PermissionError): os.killpg(p.pid, sig)
+
+class Stopper:
+    """How `dormouse ab` stops: once `stop` is called (Ctrl-C, SIGTERM) no run starts, every run in flight is sent SIGINT
+    (it saves nothing more and exits; its last checkpoint stays) and, still there after `grace` seconds, SIGKILL. Each
+    run is its own process group, so a signal reaches it once, from here, however the experiment was signalled."""
+    def __init__(self, grace: float = 60.0):
+        self.grace, self.stopped, self.procs, self.lock = grace, threading.Event(), set(), threading.Lock()
+    def popen(self, cmd, **kw) -> subprocess.Popen | None:
+        "`cmd` started in a process group of its own, or None once stopped."
+        with self.lock:
+            if self.stopped.is_set(): return None
+            p = subprocess.Popen(cmd, start_new_session=True, **kw); self.procs.add(p); return p
+    def wait(self, p: subprocess.Popen) -> int:
+        try: return p.wait()
+        finally:
+            with self.lock: self.procs.discard(p)
+    def stop(self) -> int:
+        "Start nothing more; stop the runs in flight and wait for them to end; how many were in flight."
+        with self.lock: self.stopped.set(); procs = [p for p in self.procs if p.poll() is None]
+        for p in procs: _signal_group(p, signal.SIGINT)
+        end = time.time() + self.grace
+        for p in procs:
+            try: p.wait(max(0.1, end - time.time()))
+            except subprocess.TimeoutExpired: _signal_group(p, signal.SIGKILL); p.wait()
+        for p in procs: _signal_group(p, signal.SIGKILL)    # whatever the run left in its group (a notebook's kernel)
+        return len(procs)
+
+class Interrupted(Exception):
+    "`dormouse ab` was stopped by a signal; the message says what finished and how to continue, `code` is the exit status."
+    def __init__(self, msg: str, code: int): super().__init__(msg); self.code = code
+
+@contextlib.contextmanager
+def _interruptible():
+    "SIGTERM raises KeyboardInterrupt here as SIGINT does (in the main thread; elsewhere nothing changes); yields the signal seen."
+    seen = [signal.SIGINT]
+    if threading.current_thread() is not threading.main_thread(): yield seen; return
+    def on_term(sig, frame): seen[0] = sig; raise KeyboardInterrupt
+    old = signal.signal(signal.SIGTERM, on_term)
+    try: yield seen
+    finally: signal.signal(signal.SIGTERM, old)
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c0ec4883
 ExperimentBusy = RunBusy      # the lock chapter's: one process per experiment, as per training run
@@ -254,17 +303,36 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
         failed, free = [], queue.SimpleQueue()
         threads = max(1, (os.cpu_count() or 1) // n) if n > 1 else None
         for g in gpus or [None] * max(1, n): free.put(g)   # None: no GPU of its own, a slot of --parallel
+        stopper = Stopper()
         def on_a_gpu(r):   # take a free GPU (or slot), give it back when the run ends
             g = free.get()
-            try: return execute(r, engine, None, threads, g, 1 if gpus else min(max(1, n), len(todo)))
+            try:
+                rec = execute(r, engine, None, threads, g, 1 if gpus else min(max(1, n), len(todo)), stopper)
+                if rec and rec["status"] == "ok" and not spec.keep_ckpt: shutil.rmtree(r.dir/"ckpt", ignore_errors=True)
+                return rec
             finally: free.put(g)
-        with ThreadPoolExecutor(max(1, n)) as ex:
-            futs = {ex.submit(on_a_gpu, r): r for r in todo}
-            for f in as_completed(futs):
-                r, rec = futs[f], f.result()
-                if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
-                elif not spec.keep_ckpt: shutil.rmtree(r.dir/"ckpt", ignore_errors=True)
-                bar.update(1); bar.set_postfix(failed=len(failed))
+        ex = ThreadPoolExecutor(max(1, n))
+        try:
+            with _interruptible() as seen:
+                try:
+                    futs = {ex.submit(on_a_gpu, r): r for r in todo}
+                    for f in as_completed(futs):
+                        r, rec = futs[f], f.result()
+                        if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
+                        bar.update(1); bar.set_postfix(failed=len(failed))
+                except KeyboardInterrupt:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C must not cut the stopping short
+                    try: stopper.stop(); ex.shutdown(wait=True, cancel_futures=True)
+                    finally: signal.signal(signal.SIGINT, signal.default_int_handler)
+                    bar.close()
+                    st = {r.key: r.status for r in runs}
+                    stopped = [k for k, s in st.items() if s in ("interrupted", "running")]
+                    left = sum(s != "ok" for s in st.values())
+                    raise Interrupted(f"interrupted by {signal.Signals(seen[0]).name}: {sum(s == 'ok' for s in st.values())} of "
+                                      f"{len(runs)} runs finished and kept, {len(stopped)} stopped ({', '.join(stopped) or 'none'}), "
+                                      f"{left - len(stopped)} not started; the same command again runs the {left} left "
+                                      f"(a stopped run resumes from its last checkpoint)", 128 + seen[0]) from None
+        finally: ex.shutdown(wait=True, cancel_futures=True)
         bar.close()
         rep = render_report(spec, exp_dir, engine) if report else None
         return dict(runs={r.key: r.record for r in runs}, failed=failed, report=rep,
@@ -277,7 +345,9 @@ def render_report(spec: Spec, exp_dir, engine: str = "auto", template: Path | No
     runs, logs, _ = load_runs(exp_dir, spec)
     write_json(exp_dir/"decision.json", decide(spec, runs, logs, pooled_runs(exp_dir.parent)))   # the noise floor: every run beside it
     if resolve_engine(engine) != "papermill":
-        print(f"report: papermill is not available here; run `dormouse ab {spec.path} --report-only` where it is"); return None
+        why = ("--engine python renders no notebook" if have_papermill() else "papermill is not installed here")
+        print(f"report: {why}; decision.json is written; `dormouse ab {spec.path} --report-only` renders report.ipynb"
+              + ("" if have_papermill() else " where papermill is")); return None
     template = Path(template or TEMPLATES/"report.ipynb")
     args = dict(input_path=os.path.relpath(template.resolve(), exp_dir.resolve()), output_path="report.ipynb", parameters=dict(exp_dir="."))
     with open(exp_dir/"report.log", "w") as log:
@@ -342,6 +412,8 @@ def cli_ab(args):
             res = run_experiment(spec, args.runs_dir, args.parallel, args.only, args.engine, not args.no_report,
                                  not args.no_progress, args.fresh, gpu_ids(args.gpus), not args.no_checkpoints)
     except (SpecError, ExperimentBusy, RuntimeError, ValueError) as e: sys.exit(f"dormouse ab: {e}")
+    except Interrupted as e:
+        print(f"dormouse ab: {e}", file=sys.stderr); return e.code
     _print_result(spec, res, exp_dir)
     return 1 if res.get("failed") else 0
 
