@@ -8,7 +8,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # No global OMP_NUM_THREADS: `make demo`'s `dormouse ab` splits the cores between its parallel arms
 # itself (an OMP_NUM_THREADS in the environment wins). Only `make test` pins one thread per process.
 
-.PHONY: setup demo test test-gpu export lab docs docs-check
+.PHONY: setup demo test test-gpu export lab docs docs-check corpus-linux
 
 setup:
 	@bash tools/bootstrap.sh
@@ -16,6 +16,13 @@ setup:
 # The main job on the embedded default (the GCIDE dictionary corpus).
 demo: setup
 	$(BIN)/dormouse demo
+
+# The code corpus, only when asked (`make demo` stays on GCIDE): Debian's linux-source-6.12 (an apt download of
+# about 150 MB) as root, then its text files in a seeded order, capped, into the corpus cache (the data chapter).
+corpus-linux: setup
+	@[ -f /usr/src/linux-source-6.12.tar.xz ] || { [ "$$(id -u)" = 0 ] || { echo "corpus-linux: as root, or apt-get install linux-source-6.12 first" >&2; exit 1; }; \
+	  export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q linux-source-6.12 >/dev/null; }; }
+	$(BIN)/dormouse corpus --source linux
 
 # The module is what the notebooks export; the notebooks' tests; then pytest.
 # Two notebooks at once (and pytest's parallel training runs) on CI's 2-core box: one torch thread

@@ -6,14 +6,15 @@ Docs: https://dormouse-ml.github.io/dormouse/0_foundations/data.html.md"""
 
 # %% ../nbs/0_foundations/01_data.ipynb #993fdb2b
 from __future__ import annotations
-import glob, gzip, hashlib, json, os, warnings
+import glob, gzip, hashlib, heapq, json, lzma, os, subprocess, tarfile, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['DEFAULT_CORPUS', 'DEBIAN_PACKAGE', 'CorpusError', 'resolve_sources', 'read_source', 'Corpus', 'corpus_cache_dir',
-           'build_corpus', 'load_corpus', 'batch_at', 'eval_windows']
+__all__ = ['DEFAULT_CORPUS', 'DEBIAN_PACKAGE', 'NAMED_SOURCES', 'CorpusError', 'resolve_sources', 'read_source', 'Corpus',
+           'corpus_cache_dir', 'build_corpus', 'load_corpus', 'is_text', 'select_text_members', 'build_named_corpus',
+           'pack_corpus', 'compressed_sizes', 'corpus_summary', 'batch_at', 'eval_windows']
 
 # %% ../nbs/0_foundations/01_data.ipynb #f24768ef
 DEFAULT_CORPUS = "/usr/share/dictd/gcide.dict.dz"
@@ -45,21 +46,28 @@ def resolve_sources(sources=None) -> list[Path]:
     return out
 
 def read_source(path) -> bytes:
-    "The bytes of one file, gunzipped when it is `.gz` or `.dz`."
+    "The bytes of one file, decompressed when it is `.gz`, `.dz` (gzip) or `.xz`."
     path = Path(path)
     if not path.exists(): raise CorpusError(f"no such file: {path}")
     if path.suffix in (".gz", ".dz"):
         with gzip.open(path, "rb") as f: return f.read()
+    if path.suffix == ".xz":
+        with lzma.open(path, "rb") as f: return f.read()
     return path.read_bytes()
 
 # %% ../nbs/0_foundations/01_data.ipynb #baf090c1
 class Corpus:
-    "A memory-mapped byte corpus with a deterministic train / held-out split."
+    """A memory-mapped byte corpus with a deterministic train / held-out split: the last `heldout_frac` of
+    the bytes, or, when the manifest lists the files' `offsets`, the files from the first start at or below that point."""
     def __init__(self, path, manifest: dict, heldout_frac: float = 0.01):
         self.path, self.manifest = Path(path), manifest
         self.data = np.memmap(self.path, dtype=np.uint8, mode="r")
         n_held = max(int(len(self.data) * heldout_frac), 1)
         self.split = len(self.data) - n_held
+        if manifest.get("offsets"):      # a corpus of whole files: the held-out part starts where a file starts
+            starts = np.asarray(manifest["offsets"], dtype=np.int64)
+            self.split = int(starts[starts <= self.split].max(initial=0))
+            if self.split == 0: raise CorpusError(f"{self.path}: no file boundary leaves a training part (one file?)")
         self.train, self.heldout = self.data[:self.split], self.data[self.split:]
 
     def __len__(self): return len(self.data)
@@ -106,8 +114,125 @@ def build_corpus(sources=None, cache_dir=None, heldout_frac: float = 0.01, verbo
     return Corpus(path, man, heldout_frac)
 
 def load_corpus(data_cfg) -> Corpus:
-    "The corpus a `DataConfig` names."
+    "The corpus a `DataConfig` names: its named `source` (e.g. `linux`), else its `sources` (else GCIDE)."
+    if getattr(data_cfg, "source", ""):
+        if data_cfg.sources: raise CorpusError(f"data.source={data_cfg.source!r} and data.sources={data_cfg.sources!r}: name one")
+        return build_named_corpus(data_cfg.source, data_cfg.cache_dir, data_cfg.heldout_frac, getattr(data_cfg, "max_bytes", 0) or None)
     return build_corpus(data_cfg.sources, data_cfg.cache_dir, data_cfg.heldout_frac)
+
+# %% ../nbs/0_foundations/01_data.ipynb #a1c0de02
+NAMED_SOURCES = {   # name: the Debian package, the archive it installs, the default cap (bytes) and the order's seed
+    "linux": dict(package="linux-source-6.12", path="/usr/src/linux-source-6.12.tar.xz", max_bytes=1 << 26, seed=0),
+}
+
+def _order_key(seed: int, name: str) -> int:
+    "A file's place in the seeded order: 64 bits of blake2b over (seed, path)."
+    return int.from_bytes(hashlib.blake2b(f"{seed}\0{name}".encode(), digest_size=8).digest(), "little")
+
+def is_text(b: bytes) -> bool:
+    "Non-empty, no NUL byte, valid UTF-8."
+    if not b or b"\0" in b: return False
+    try: b.decode("utf-8"); return True
+    except UnicodeDecodeError: return False
+
+def select_text_members(archive, max_bytes: int, seed: int = 0) -> tuple[list, dict]:
+    """The text files of a tar archive, in the seeded order, as far as `max_bytes` holds them whole: `[(path, bytes)]`
+    and the archive's totals. One streaming pass; memory: the cap plus one file."""
+    heap, held, stats = [], 0, dict(files=0, text_files=0, text_bytes=0)
+    with tarfile.open(archive, "r|*") as tf:
+        for m in tf:
+            if not m.isfile(): continue
+            stats["files"] += 1
+            b = tf.extractfile(m).read()
+            if not is_text(b): continue
+            name = m.name.split("/", 1)[1] if "/" in m.name else m.name      # drop the archive's top folder
+            stats["text_files"] += 1; stats["text_bytes"] += len(b)
+            k = _order_key(seed, name)
+            if heap and held >= max_bytes and k > -heap[0][0]: continue              # later in the order than all that is kept
+            heapq.heappush(heap, (-k, name, b)); held += len(b)
+            while heap and held - len(heap[0][2]) >= max_bytes: held -= len(heapq.heappop(heap)[2])   # the rest still covers the cap
+    out, n = [], 0
+    for _, name, b in sorted(heap, reverse=True):                          # ascending key
+        if n + len(b) > max_bytes: break
+        out.append((name, b)); n += len(b)
+    return out, stats
+
+# %% ../nbs/0_foundations/01_data.ipynb #a1c0de06
+def _package_version(package: str) -> str | None:
+    try: return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=30).stdout or None
+    except (OSError, subprocess.SubprocessError): return None
+
+def build_named_corpus(name: str, cache_dir=None, heldout_frac: float = 0.01, max_bytes: int | None = None,
+                       archive=None, verbose=True) -> Corpus:
+    "The corpus of a named source (`NAMED_SOURCES`): built once from its archive, else found (or unpacked) in the cache."
+    if name not in NAMED_SOURCES: raise CorpusError(f"unknown corpus source {name!r}; named sources: {', '.join(NAMED_SOURCES)}")
+    src = NAMED_SOURCES[name]
+    cap, seed = int(max_bytes or src["max_bytes"]), src["seed"]
+    if cap < 1024: raise CorpusError(f"max bytes {cap:,} is too small for a corpus (at least 1,024)")
+    archive = Path(archive or src["path"])
+    cache = corpus_cache_dir(cache_dir); cache.mkdir(parents=True, exist_ok=True)
+    key = hashlib.sha256(f"{name}|{seed}|{cap}".encode()).hexdigest()[:16]
+    path, mpath, packed = cache/f"corpus-{key}.u8", cache/f"corpus-{key}.json", cache/f"corpus-{key}.u8.xz"
+    if mpath.exists():
+        man = json.loads(mpath.read_text())
+        if not path.exists() and packed.exists(): _unpack(packed, path, man)
+        if path.exists() and man.get("bytes") == path.stat().st_size: return Corpus(path, man, heldout_frac)
+    if not archive.exists():
+        raise CorpusError(f"the {name} corpus needs {archive}: install Debian's '{src['package']}' package "
+                          f"(apt-get install {src['package']}; `make corpus-{name}` does this as root), or put a packed copy in {cache}")
+    t0 = time.perf_counter()
+    sel, stats = select_text_members(archive, cap, seed)
+    if not sel: raise CorpusError(f"no text file of {archive} fits in {cap:,} bytes")
+    h, offsets, n = hashlib.sha256(), [], 0
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "wb") as out:
+        for _, b in sel:
+            offsets.append(n); h.update(b); out.write(b); n += len(b)
+        out.flush(); os.fsync(out.fileno())
+    if n < 1024: tmp.unlink(); raise CorpusError(f"corpus too small: {n} bytes from {archive}")
+    man = dict(source=name, sources=[str(archive.resolve())], package=src["package"], package_version=_package_version(src["package"]),
+               seed=seed, max_bytes=cap, bytes=n, sha256=h.hexdigest(), n_files=len(sel), archive_files=stats["files"],
+               archive_text_files=stats["text_files"], archive_text_bytes=stats["text_bytes"],
+               build_s=round(time.perf_counter() - t0, 1), files=[f for f, _ in sel], offsets=offsets)
+    os.replace(tmp, path)
+    mpath.write_text(json.dumps(man, indent=1))
+    if verbose: print(f"corpus: wrote {n:,} bytes of {len(sel):,} whole text files (of {stats['text_files']:,}) from {archive} to {path}")
+    return Corpus(path, man, heldout_frac)
+
+def _unpack(packed, path, man):
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with lzma.open(packed, "rb") as f, open(tmp, "wb") as out:
+        h = hashlib.sha256()
+        while chunk := f.read(1 << 22): h.update(chunk); out.write(chunk)
+    if h.hexdigest() != man.get("sha256"): tmp.unlink(); raise CorpusError(f"{packed}: its bytes do not match the manifest's sha256")
+    os.replace(tmp, path)
+
+def pack_corpus(corpus: Corpus, dest) -> Path:
+    "Write `corpus` xz-compressed with its manifest into the folder `dest` (a cache folder for a machine without the package)."
+    dest = Path(dest); dest.mkdir(parents=True, exist_ok=True)
+    out = dest / (corpus.path.name + ".xz")
+    with open(corpus.path, "rb") as f, lzma.open(out, "wb", preset=9 | lzma.PRESET_EXTREME) as z:
+        while chunk := f.read(1 << 22): z.write(chunk)
+    (dest / corpus.path.with_suffix(".json").name).write_text(json.dumps(corpus.manifest, indent=1))
+    return out
+
+# %% ../nbs/0_foundations/01_data.ipynb #a1c0de10
+def compressed_sizes(data, xz_preset: int = 9 | lzma.PRESET_EXTREME, zstd_level: int = 19) -> dict:
+    "Bytes of `data` compressed by xz (Python's lzma) and zstd (the `zstandard` package), and bits per byte for each."
+    b = bytes(np.asarray(data, dtype=np.uint8))
+    out = dict(bytes=len(b), xz_preset="9e" if xz_preset == 9 | lzma.PRESET_EXTREME else str(xz_preset), xz=len(lzma.compress(b, preset=xz_preset)))
+    try:
+        import zstandard
+        out.update(zstd_level=zstd_level, zstd=len(zstandard.ZstdCompressor(level=zstd_level).compress(b)))
+    except ImportError: out.update(zstd_level=zstd_level, zstd=None)   # the dev extras install it
+    for k in ("xz", "zstd"): out[f"{k}_bpb"] = None if out[k] is None else round(8 * out[k] / max(len(b), 1), 4)
+    return out
+
+def corpus_summary(c: Corpus) -> dict:
+    "The figures of a corpus: bytes, files, the split, and the manifest without its per-file lists."
+    man = {k: v for k, v in c.manifest.items() if k not in ("files", "offsets")}
+    return dict(man, train_bytes=len(c.train), heldout_bytes=len(c.heldout), n_files=c.manifest.get("n_files", len(c.manifest["sources"])),
+                heldout_files=sum(s >= c.split for s in c.manifest.get("offsets", [])) or None)
 
 # %% ../nbs/0_foundations/01_data.ipynb #7924c6a9
 def batch_at(tokens, step: int, batch_size: int, seq_len: int, seed: int = 0, rows: slice | None = None) -> torch.Tensor:
