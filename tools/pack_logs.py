@@ -1,8 +1,8 @@
 """Gzip the step logs of landed A/B experiments: python3 tools/pack_logs.py runs/EXPERIMENT ...
 
 Each ARM/seedN/log.csv becomes log.csv.gz, the same bytes (checked), and its SHA-256 goes into EXPERIMENT/logs.sha256
-(`dormouse.decision.pack_logs`). The records travel with every call to the lent GPU machine, whose working tree may hold
-64 MiB: run this when an experiment's records land."""
+(`dormouse.decision.pack_logs`). The GPU machine receives a copy of the whole working tree, records included, 64 MiB at
+most: tools/gpu_run.sh runs this on the records it packs; run it on records that land any other way."""
 import sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -3,7 +3,7 @@ For each bank lever, both paths take the same steps from the same weights and gr
 per step (CUDA events, after one untimed step that compiles), the largest |difference| of the fp32
 master and of the momentum (fused - eager), and whether the fused split bank's master equals the fused
 fp32 bank's bit for bit (the gradients are bf16 values, as a split bank's are).
-Run from the repository root on the GPU machine: python3 runs/device_scripts/fused_check.py [--steps N]"""
+Run from the repository root on the GPU machine: python3 runs/bench_card/fused_check.py [--steps N]"""
 import argparse, time
 import torch
 from dormouse.bits import dequantise_int8, join_fp32, split_fp32

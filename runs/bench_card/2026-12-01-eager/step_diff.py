@@ -1,7 +1,8 @@
 """Three training steps of `tiny` on CUDA (bf16 autocast, fused grouped path) with each bank lever, against
 the fp32 bank + fp32 momentum from the same seed and batches: how far the w13 master moved apart,
 relative to the reference's own change (step 1 moves only the zero-initialised head; the bank moves
-from step 2). Prints one line per lever (run by gpu_s4d.sh)."""
+from step 2). Prints one line per lever.
+Run from the repository root on the GPU machine: python3 runs/bench_card/2026-12-01-eager/step_diff.py"""
 import torch
 from dormouse.config import make_config
 from dormouse.data import batch_at, load_corpus

@@ -1,2 +1,0 @@
-# session 10, call 3, as sent (gpu_s10b.sh with END=592 GUESS=270: call 2's rows16M/1 took 264 s by its run.json's wall_s, and gpu_ab_fit.sh skipped rows16M/2 for want of time: its "took" and the time left were in the device tool's reply, not committed).
-export DORMOUSE_GIT_COMMIT=7419243c6c5b846ad37aedee0c349ccd7c94b787; export CALL_T0=$(date +%s); source tools/gpu_setup.sh; export PYTHONUNBUFFERED=1 DORMOUSE_GIT_DIRTY=0; END=592 GUESS=270 bash tools/gpu_ab_fit.sh engram_rows rows16M/2 no_engram/2 2>&1 | tail -12; ls -laR $OUT

@@ -1,8 +1,0 @@
-# session 5, calls 5-7: the GPU cells after the merges (verbatim, one line each in the calls).
-# call 5 (commit 3f7afcc + merges, 145 s): 06_bits passed; 11_optim failed at the Triton-vs-torch cell (it ran the fused
-#   step before the chapter defines it); 30_train failed at the accumulation cell (CUDA last bits); the CUDA resume test passed.
-source tools/gpu_setup.sh; export PYTHONUNBUFFERED=1; mkdir -p $OUT/v; T0=$(date +%s); for nb in nbs/1_model/11_optim.ipynb nbs/0_foundations/06_bits.ipynb nbs/3_training/30_train.ipynb; do n=$(basename $nb .ipynb); timeout 150 nbdev-test --flags gpu --do-print $nb > $OUT/v/gpu_$n.txt 2>&1; echo "$n rc=$? $(( $(date +%s)-T0 ))s"; tail -4 $OUT/v/gpu_$n.txt; done; timeout 120 env DORMOUSE_TEST_DEVICE=cuda python3 -m pytest -q -x tests/test_train.py -k card > $OUT/v/resume_cuda.txt 2>&1; echo "resume rc=$? $(( $(date +%s)-T0 ))s"; tail -3 $OUT/v/resume_cuda.txt
-# call 6 (commit a8c3b39): 11_optim failed at the fused-int8 == quantise_int8 cell; 30_train failed at the accumulation cell (eps 1e-5).
-# call 7 (commit 947f651): 11_optim timed out at 75 s on a cold machine; 30_train passed the accumulation cell and failed
-#   at the next (the GPU sync-check cell had overwritten `rows`; fixed after, not re-run).
-source tools/gpu_setup.sh; export PYTHONUNBUFFERED=1; mkdir -p $OUT/v; T0=$(date +%s); for nb in nbs/1_model/11_optim.ipynb nbs/3_training/30_train.ipynb; do n=$(basename $nb .ipynb); timeout 75 nbdev-test --flags gpu --do-print $nb > $OUT/v/gpu_$n.txt 2>&1; echo "$n rc=$? $(( $(date +%s)-T0 ))s"; grep -B2 -A3 "Error in\|^AssertionError\|Success\|int8 values equal" $OUT/v/gpu_$n.txt | head -12; done

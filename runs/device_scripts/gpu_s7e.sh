@@ -1,2 +1,0 @@
-# session 7, call 5 (the command line as sent to the device tool, kept here verbatim): the throughput benchmark, small.
-source tools/gpu_setup.sh; export DORMOUSE_GIT_COMMIT=fe37490 DORMOUSE_GIT_DIRTY=0 PYTHONUNBUFFERED=1; mkdir -p $OUT/tp; timeout 190 python3 tests/dormouse_cli.py bench throughput --out $OUT/tp --presets small --effective 8 256 --levers today micro compile graphs all --micro-cap 256 --budget-s 120 > $OUT/tp/run.log 2>&1; echo rc=$?; grep "^{" $OUT/tp/run.log | cut -c1-200
