@@ -8,7 +8,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/render.html.md"""
 from __future__ import annotations
 import html, json, posixpath, re, sys
 from pathlib import Path
-from .pages import Page, RECORDS, sections
+from .pages import Page, RECORDS, record_groups, sections
 
 # %% auto #0
 __all__ = ['SITE_CSS', 'cell_options', 'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links',
@@ -325,12 +325,16 @@ def _inline(s) -> str: return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(s))  #
 def nav_html(pages: list[Page], current: Page, title: str) -> str:
     "The sidebar: home, then each section's pages, linked relative to `current`."
     out = [f'<nav class="dm-nav"><a class="dm-home" href="{_e(_rel("index.html", current.href))}">{_e(title)}</a>']
+    def item(p):
+        cls = ' class="dm-active"' if p.href == current.href else ""
+        tip = f' title="{_e(p.title)}"' if p.label else ""
+        return f'<li><a{cls}{tip} href="{_e(_rel(p.href, current.href))}">{_inline(p.label or p.title)}</a></li>'
     for sec in sections(pages):
         out.append(f'<h2>{_e(sec)}</h2><ul>')
         items = [p for p in pages if p.section == sec]
-        for p in items:
-            cls = ' class="dm-active"' if p.href == current.href else ""
-            out.append(f'<li><a{cls} href="{_e(_rel(p.href, current.href))}">{_inline(p.title)}</a></li>')
+        if sec == RECORDS:   # by group, each record by its run's name
+            for g, recs in record_groups(pages): out.append(f"</ul><h3>{_e(g)}</h3><ul>" + "".join(item(p) for p in recs))
+        else: out += [item(p) for p in items]
         if not items: out.append('<li class="dm-empty">none yet</li>')
         out.append("</ul>")
     out.append("</nav>")
@@ -344,6 +348,7 @@ def contents_html(pages: list[Page]) -> str:
         out.append(f"<h2>{_e(sec)}</h2>")
         if not items: out.append("<p><em>None yet.</em></p>"); continue
         out.append("<dl>")
+        if sec == RECORDS: items = [p for _, recs in record_groups(pages) for p in recs]
         for p in items: out.append(f'<dt><a href="{_e(p.href)}">{_inline(p.title)}</a></dt><dd>{_inline(p.description)}</dd>')
         out.append("</dl>")
     out.append("</div>")

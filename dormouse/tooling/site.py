@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse, os, shutil, sys, tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from .pages import Page, RECORDS, find_pages, sections
+from .pages import Page, RECORDS, find_pages, record_groups, sections
 from .execute import execute_pages
-from .render import SITE_CSS, _exporter, process_notebook, render_page
+from .render import SITE_CSS, _exporter, process_notebook, record_notebook, render_page
 
 # %% auto #0
-__all__ = ['build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args', 'build_quarto', 'cli_docs']
+__all__ = ['SiteError', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args', 'build_quarto', 'cli_docs']
 
 # %% ../../nbs/5_tooling/54_site.ipynb #d335ce43
 _MARK = ".dormouse-site"
@@ -40,14 +40,22 @@ def _clear_out(out: Path):
     (out / _MARK).write_text("built by dormouse.tooling.site.build_site; safe to delete\n")
 
 # %% ../../nbs/5_tooling/54_site.ipynb #c3858330
-def build_site(out="_docs", root=None, runs=None, quiet: bool = False, execute: bool = True) -> Path:
-    "Build the docs site offline into `out` (relative to the current folder): chapters (run first, unless not `execute`), experiments, records."
+class SiteError(RuntimeError):
+    "The site was built, but some page lost part of itself (a chapter that stopped, an API block not made, a page not processed)."
+    def __init__(self, out, failures): self.out, self.failures = out, failures; super().__init__("\n".join(failures))
+
+def build_site(out="_docs", root=None, runs=None, quiet: bool = False, execute: bool = True, strict: bool = True) -> Path:
+    """Build the docs site offline into `out` (relative to the current folder): chapters (run first, unless not `execute`), experiments,
+    records. Every page is written; then, if `strict` and any page lost part of itself, `SiteError` lists them."""
     proj, nbs, title, desc, doc_url = _project(root)
     out = Path(out).absolute()
     cwd = Path.cwd(); os.chdir(proj)  # nbdev's processors read the config from the current folder
     try:
-        with _nbdev_config_cached(): return _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute)
+        with _nbdev_config_cached(): pages = _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute)
     finally: os.chdir(cwd)
+    failures = [f"{_shown(p.src, proj)}: {n}" for p in pages for n in p.notes]
+    if strict and failures: raise SiteError(out, failures)
+    return out
 
 @contextmanager
 def _nbdev_config_cached():
@@ -72,7 +80,7 @@ def _lab_static() -> Path:
     raise FileNotFoundError("nbconvert's lab template (lab/static/index.css) was not found")
 
 # %% ../../nbs/5_tooling/54_site.ipynb #c94886e4
-def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> Path:
+def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> list[Page]:
     runs = Path(runs) if runs is not None else proj / "runs"
     pages = find_pages(nbs, runs)
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
@@ -80,8 +88,10 @@ def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> P
     with tempfile.TemporaryDirectory(prefix="dormouse-docs-") as tmp:
         procd = {p.href: Path(tmp) / f"{i:03d}.ipynb" for i, p in enumerate(pages)}
         executed = execute_pages(pages, Path(tmp) / "executed") if execute else {}
-        for p in pages:
-            info = _process_one(executed.get(p.href, p.src), procd[p.href])
+        for i, p in enumerate(pages):
+            src = executed.get(p.href, p.src)
+            if p.section == RECORDS: src = record_notebook(src, Path(tmp) / "records" / f"{i:03d}.ipynb")   # named, verdicts first, code folded
+            info = _process_one(src, procd[p.href])
             p.title, p.description, p.notes = info["title"], info["description"], p.notes + info["notes"]
             for n in p.notes + info.get("warnings", []): say(f"docs: {_shown(p.src, proj)}: {n}")
         if not any(p.href == "index.html" for p in pages):  # no nbs/index.ipynb: a generated home page
@@ -97,9 +107,9 @@ def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> P
             render_page(p, procd.get(p.href), pages, out, title, doc_url, ex)
             for b in p.broken: say(f"docs: {_shown(p.src, proj)}: the link {b} names no page of the site")
     say(f"docs: wrote {len(pages)} pages; open {out / 'index.html'}")
-    return out
+    return pages
 
-def _shown(src: Path, proj: Path): return src.relative_to(proj) if src.is_relative_to(proj) else src
+def _shown(src: Path, proj: Path): return src.relative_to(proj) if Path(src).is_relative_to(proj) else src
 
 # %% ../../nbs/5_tooling/54_site.ipynb #5d2b1b8b
 def sidebar_yml(pages: list[Page]) -> str:
@@ -107,6 +117,10 @@ def sidebar_yml(pages: list[Page]) -> str:
     import yaml
     contents = [p.qmd_path for p in pages if p.section == ""]
     for sec in sections(pages):
+        if sec == RECORDS:
+            groups = [{"section": g, "contents": [{"text": p.label, "href": p.qmd_path} for p in recs]} for g, recs in record_groups(pages)]
+            if groups: contents.append({"section": sec, "contents": groups})
+            continue
         items = [p.qmd_path for p in pages if p.section == sec]
         if items: contents.append({"section": sec, "contents": items})
     return yaml.safe_dump({"website": {"sidebar": {"contents": contents}}}, sort_keys=False)
@@ -121,7 +135,7 @@ def quarto_prerender(project=None) -> list[Path]:
     for p in pages:
         if p.section != RECORDS: continue
         dst = project / p.qmd_path
-        info = process_notebook(p.src, dst)
+        info = process_notebook(record_notebook(p.src, dst), dst)   # named by experiment, verdicts first, code folded
         for n in info["notes"] + info["warnings"]: print(f"docs: {p.src}: {n}", file=sys.stderr)
         staged.append(dst)
     (project / "sidebar.yml").write_text(sidebar_yml(pages))
@@ -154,5 +168,9 @@ def cli_docs(args) -> int:
     if getattr(args, "quarto", False):
         try: return build_quarto()
         except RuntimeError as e: print(f"dormouse docs --quarto: {e}", file=sys.stderr); return 2
-    build_site(out=args.out, runs=args.runs, execute=not getattr(args, "no_execute", False))
+    try: build_site(out=args.out, runs=args.runs, execute=not getattr(args, "no_execute", False))
+    except SiteError as e:
+        for f in e.failures: print(f"dormouse docs: {f}", file=sys.stderr)
+        print(f"dormouse docs: {len(e.failures)} page part(s) failed; the site in {e.out} shows them as notes", file=sys.stderr)
+        return 1
     return 0
