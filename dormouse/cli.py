@@ -6,16 +6,16 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/cli.html.md"""
 
 # %% ../nbs/5_tooling/50_cli.ipynb #7df3382b
 from __future__ import annotations
-import argparse, contextlib, csv, json, os, sys
+import argparse, contextlib, csv, errno, json, os, sys
 from pathlib import Path
-from . import (ab, bench_card, bench_engram, bench_memory, bench_ns, bench_offload, bench_prefetch, bench_throughput,
+from . import (ab, counts, bench_card, bench_engram, bench_memory, bench_ns, bench_offload, bench_prefetch, bench_throughput,
                       bench_train, check, evaluate, train)
 from .checkpoint import CheckpointError
 from .config import ConfigError, make_config, parse_count, to_dict
-from .data import build_corpus, CorpusError
+from .data import build_corpus, build_named_corpus, compressed_sizes, corpus_summary, pack_corpus, CorpusError
 from .decision import capacity_sizing, format_capacity
 from .lock import RunBusy
-from .memory import mem_table, format_mem_table, ram_budget, RamGuardError
+from .memory import STATES, mem_table, format_mem_table, ram_budget, RamGuardError
 from .ngram import ngram_survey, format_ngram_survey
 from .offload import OffloadError
 from .records import write_manifest
@@ -24,7 +24,7 @@ from .tooling import site
 
 # %% auto #0
 __all__ = ['NGRAM_RUNGS', 'COMMANDS', 'BENCHES', 'USER_ERRORS', 'cli_mem', 'add_mem_args', 'cli_ngrams', 'add_ngrams_args',
-           'cli_corpus', 'add_corpus_args', 'cli_demo', 'add_demo_args', 'make_parser', 'main']
+           'cli_corpus', 'add_corpus_args', 'cli_demo', 'add_demo_args', 'make_parser', 'os_error_line', 'main']
 
 # %% ../nbs/5_tooling/50_cli.ipynb #deacafb1
 def cli_mem(args):
@@ -34,9 +34,14 @@ def cli_mem(args):
     if not rows or min(rows) < 1: raise ConfigError(f"bad --rows {args.rows!r}: rows per order must be >= 1")
     if args.dim < 1 or args.orders < 1: raise ConfigError(f"--dim {args.dim} and --orders {args.orders} must be >= 1")
     if not 0 <= args.reserve_gb < float("inf"): raise ConfigError(f"--reserve-gb {args.reserve_gb} must be a finite number >= 0")
-    table = mem_table(rows, args.dim, args.orders, args.reserve_gb)
-    if args.json: print(json.dumps(dict(budget=ram_budget(args.reserve_gb), rungs=table), indent=1))
-    else: print(format_mem_table(table, ram_budget(args.reserve_gb)))
+    points = getattr(args, "points", 1)
+    if points < 1: raise ConfigError(f"--points {points} must be >= 1")
+    table = mem_table(rows, args.dim, args.orders, args.reserve_gb, STATES[getattr(args, "optimizer", "momentum")], points)
+    bench = getattr(args, "counts_bench", None)        # count tables: their RAM, and build times a bench record measured
+    rec = json.loads(Path(bench).read_text()) if bench and Path(bench).is_file() else None
+    ct = counts.counts_mem(rows, args.orders, rec)
+    if args.json: print(json.dumps(dict(budget=ram_budget(args.reserve_gb), rungs=table, counts=ct), indent=1))
+    else: print(format_mem_table(table, ram_budget(args.reserve_gb)) + "\n\n" + counts.format_counts_mem(ct))
 
 def add_mem_args(p):
     p.add_argument("--rows", default="4M,16M,32M,48M",
@@ -45,6 +50,10 @@ def add_mem_args(p):
     p.add_argument("--orders", type=int, default=3, help="number of n-gram orders")
     p.add_argument("--reserve-gb", type=float, default=8.0, help="RAM kept free for everything else")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p.add_argument("--optimizer", choices=tuple(STATES), default="momentum", help="the tables' rule: its state rows per weight row (adam: two)")
+    p.add_argument("--points", type=int, default=1, help="injection points (engram.inject), each with tables of its own")
+    p.add_argument("--counts-bench", default="runs/bench_counts/counts.json", metavar="FILE",
+                   help="a `dormouse bench counts` record: the count tables' build times measured at these rows")
 
 # %% ../nbs/5_tooling/50_cli.ipynb #d3d4faaf
 NGRAM_RUNGS = "2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^25"
@@ -90,13 +99,28 @@ def add_ngrams_args(p):
 
 # %% ../nbs/5_tooling/50_cli.ipynb #79a9a117
 def cli_corpus(args):
-    "`dormouse corpus`: build (or find) the byte corpus and print its manifest."
-    c = build_corpus(args.sources or None, args.cache_dir)
-    print(c); print(json.dumps(c.manifest, indent=1))
+    "`dormouse corpus`: build (or find) the byte corpus and print its figures; `--pack`, `--out` write a carried copy, a record."
+    if args.source and args.sources: raise ConfigError(f"--source {args.source} and files {args.sources}: name one")
+    try: cap = parse_count(args.max_bytes) if args.max_bytes else None
+    except ValueError as e: raise ConfigError(f"bad --max-bytes {args.max_bytes!r}: {e}") from None
+    if cap is not None and not args.source: raise ConfigError("--max-bytes caps a named --source (e.g. --source linux)")
+    c = build_named_corpus(args.source, args.cache_dir, max_bytes=cap) if args.source else build_corpus(args.sources or None, args.cache_dir)
+    rec = corpus_summary(c)
+    if args.out: rec["compressed"] = compressed_sizes(c.data)
+    print(c); print(json.dumps(rec, indent=1))
+    if args.pack: print(f"packed: {pack_corpus(c, args.pack)}")
+    if args.out:
+        out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+        (out / "corpus.json").write_text(json.dumps(rec, indent=1) + "\n")
+        write_manifest(out, device="cpu")
 
 def add_corpus_args(p):
     p.add_argument("sources", nargs="*", help="files, folders or globs (default: Debian's GCIDE dictionary)")
+    p.add_argument("--source", default=None, help="a named source instead: linux (Debian's linux-source-6.12; `make corpus-linux`)")
+    p.add_argument("--max-bytes", default=None, help="the named source's cap, whole files: 64Mi, 2^26, ... (default: the source's own)")
     p.add_argument("--cache-dir", default=None, help="where the corpus file lives (default: the user's cache, ~/.cache/dormouse/corpus)")
+    p.add_argument("--pack", default=None, metavar="DIR", help="also write an xz copy and its manifest into DIR (a cache folder to carry)")
+    p.add_argument("--out", default=None, metavar="DIR", help="record corpus.json (figures, xz and zstd sizes) and manifest.json in DIR")
 
 # %% ../nbs/5_tooling/50_cli.ipynb #9cf021f6
 def cli_demo(args):
@@ -122,6 +146,7 @@ COMMANDS = {  # name: (add-args function, run function, help)
     "demo": (add_demo_args, cli_demo, "the main job on the default corpus (make demo)"),
 }
 BENCHES = {   # dormouse bench NAME: (add-args function, run function, help)
+    "counts": (counts.add_counts_bench_args, counts.cli_bench_counts, "the count model's held-out BPB per orders x rows x training bytes, beside xz and zstd"),
     "engram": (bench_engram.add_engram_bench_args, bench_engram.cli_bench_engram, "the host update: naive vs fused, bandwidth, table size"),
     "offload": (bench_offload.add_offload_bench_args, bench_offload.cli_bench_offload, "activation offload arms: ms/step, peak, bytes moved, largest batch under a cap"),
     "prefetch": (bench_prefetch.add_prefetch_bench_args, bench_prefetch.cli_bench_prefetch, "Engram off / device / host sync / host pipelined, interleaved"),
@@ -154,12 +179,30 @@ def make_parser() -> argparse.ArgumentParser:
 USER_ERRORS = (ConfigError, CheckpointError, CorpusError, RamGuardError, RunBusy, OffloadError, train.TrainingDiverged, train.OutOfDeviceMemory,
                SpecError)
 
+_OS_HINTS = {  # errno: what to do (the message names the file; what was saved before stays)
+    errno.ENOSPC: "free some space (or point --out elsewhere) and run the same command again: it goes on from the last checkpoint",
+    errno.EDQUOT: "the disk quota is used up: free some space and run the same command again",
+    errno.EROFS: "that folder is read-only: give a writable --out (caches: data.cache_dir, XDG_CACHE_HOME, DORMOUSE_KERNEL_CACHE)",
+    errno.EACCES: "no permission there: give a folder you may write (--out; caches: data.cache_dir, XDG_CACHE_HOME, DORMOUSE_KERNEL_CACHE)",
+}
+_OS_HINTS[errno.EPERM] = _OS_HINTS[errno.EACCES]
+
+def os_error_line(e: OSError) -> str:
+    "An operating-system error (a full disk, a read-only folder) as one line: what failed, where, and what to do."
+    where = f": {e.filename}" if e.filename else ""
+    hint = _OS_HINTS.get(e.errno)
+    return f"{e.strerror or e}{where}" + (f"; {hint}" if hint else "")
+
 def main(argv=None):
-    "Run one subcommand; a user error is one line on stderr and exit status 1 (the traceback with --debug)."
+    "Run one subcommand; a user error or an operating-system error is one line on stderr and exit status 1 (the traceback with --debug)."
     args = make_parser().parse_args(argv)
     name = " ".join(filter(None, ["dormouse", args.command, getattr(args, "bench", None)]))
+    debug = args.debug or os.environ.get("DORMOUSE_DEBUG")
     try: return args.func(args)
     except USER_ERRORS as e:
-        if args.debug or os.environ.get("DORMOUSE_DEBUG"): raise
+        if debug: raise
         sys.exit(f"{name}: {' '.join(str(e).split())}")
+    except OSError as e:
+        if debug: raise
+        sys.exit(f"{name}: {' '.join(os_error_line(e).split())}")
     except KeyboardInterrupt: sys.exit(f"{name}: interrupted")

@@ -12,15 +12,18 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'INF', 'RANGES', 'FREE_KEYS', 'DataConfig', 'ModelConfig', 'EngramConfig',
-           'OffloadConfig', 'OptimConfig', 'TrainConfig', 'Config', 'ConfigError', 'parse_count', 'merge', 'get_key',
-           'validate', 'parse_set', 'read_config_file', 'make_config', 'to_dict', 'from_dict', 'config_changes']
+__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'ALIASES', 'INF', 'RANGES', 'FREE_KEYS', 'DataConfig', 'ModelConfig', 'EngramConfig',
+           'OffloadConfig', 'OptimConfig', 'TrainConfig', 'CountsConfig', 'Config', 'ConfigError', 'parse_count',
+           'merge', 'get_key', 'validate', 'inject_points', 'parse_set', 'load_yaml', 'read_config_file', 'make_config',
+           'to_dict', 'from_dict', 'config_changes']
 
 # %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
 class DataConfig:
     "Where the bytes come from and how they are cut."
     sources: list = field(default_factory=list)  # files, folders or globs; empty = Debian's GCIDE dictionary
+    source: str = ""                             # a named source instead (data.NAMED_SOURCES: "linux", the kernel tree's text files)
+    max_bytes: int = 0                           # a named source's cap in bytes, whole files (0: the source's default)
     cache_dir: str = ""                          # where the memory-mapped corpus lives ("": the user's cache, see data)
     heldout_frac: float = 0.01                   # the corpus tail kept for evaluation (disjoint from train)
     seq_len: int = 128                           # bytes per training window (targets are shifted by one)
@@ -43,6 +46,7 @@ class ModelConfig:
     balance: str = "bias"       # "bias" (DeepSeek-V3 aux-loss-free) or "aux" (switch-style auxiliary loss)
     bias_rate: float = 1e-3     # step of the aux-free balancing bias
     aux_weight: float = 1e-2    # weight of the auxiliary loss when balance == "aux"
+    moe_path: str = "auto"    # the experts' matmuls: "auto" (torch._grouped_mm where it is one fused kernel, sm90/sm100 in bf16; else "loop"), "grouped", "loop" (one matmul per expert: the 16 GB card's sm_120 path)
     rope_base: float = 10000.0
     norm_eps: float = 1e-6
 
@@ -55,7 +59,15 @@ class EngramConfig:
     dim: int = 32
     orders: list = field(default_factory=lambda: [2, 3, 4])
     mode: str = "host"          # "device": a parameter on the GPU; "host": plain CPU fp32 tables
-    gate: bool = True           # learned gate on the projected rows (ablation switch)
+    gate: str = "scalar"        # "scalar": sigma(w.e + b) from the memory alone; "context": the paper's, from the hidden state; "none"
+    inject: list = field(default_factory=lambda: ["embed"])  # where the memory joins: "embed", "prelude.I", "loop.K" (before that block's attention); separate tables per point
+    conv: int = 0               # 0: none; k: the paper's causal depthwise convolution of kernel k (dilation = the largest order), zero-initialised
+    heads: int = 1              # hash heads per order: `heads` tables of `rows` rows, each dim/heads wide (the width and the bytes stay)
+    fold: str = "none"          # keys of a normalised byte stream: "none", "case", "whitespace" (a run is one space), "case+whitespace"
+    out_init: str = "default"   # the output (value) projection: "default" (PyTorch's init) or "zero" (the memory adds nothing at step 0)
+    optimizer: str = "momentum" # the tables' rule: "momentum" (Nesterov, row-normalised, Sinkhorn every Nth) or "adam" (sparse row Adam)
+    betas: list = field(default_factory=lambda: [0.9, 0.999])  # optimizer=adam: the moments' decay rates
+    adam_eps: float = 1e-8      # optimizer=adam: added to the second moment's square root
     lr: float = 0.05            # host/device sparse-row optimiser step size
     lr_schedule: str = "constant"  # "constant": engram.lr every step; "follow": times the backbone's schedule (optim.*)
     momentum: float = 0.9       # Nesterov momentum of that optimiser
@@ -108,9 +120,19 @@ class TrainConfig:
     accum: int = 1              # micro-batches of data.batch_size per optimizer step (gradient accumulation)
     compile: bool = False
     compile_mode: str = "default"  # "reduce-overhead": the compiled blocks replay as CUDA graphs (torch's cudagraph trees)
+    memory_cap_gib: float = 0.0  # CUDA only: cap the allocator's reserved memory at this many GiB (expandable segments; the CUDA context measured beside it); 0: no cap
     deterministic: bool = False  # repeatable CUDA runs: torch's deterministic kernels (attention's backward without atomics)
     progress: bool = True
     parallel: str = "ddp"       # under torchrun: "ddp" or "fsdp" (the distributed chapter); data.batch_size counts every rank's windows
+
+@dataclass
+class CountsConfig:
+    "Count tables in host RAM (the counts chapter): hashed (context, next byte) counts per order, built once, never trained."
+    enabled: bool = False
+    orders: list = field(default_factory=lambda: [1, 2, 4, 8])  # context lengths in bytes (1..16)
+    rows: int = 1 << 16          # context rows per order (a power of two), each 256 uint16 counters
+    train_bytes: int = 0         # count the first N bytes of the training split (0: all of it)
+    path: str = ""               # the table file ("": in the corpus cache, named by corpus, orders, rows and bytes)
 
 @dataclass
 class Config:
@@ -122,14 +144,21 @@ class Config:
     offload: OffloadConfig = field(default_factory=OffloadConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
     train: TrainConfig = field(default_factory=TrainConfig)
+    counts: CountsConfig = field(default_factory=CountsConfig)
 
 # %% ../nbs/0_foundations/00_config.ipynb #b1f17bfa
 CHOICES = {
+    "data.source": ("", "linux"),
     "model.balance": ("bias", "aux"),
+    "model.moe_path": ("auto", "grouped", "loop"),
     "engram.mode": ("device", "host"),
     "engram.lr_schedule": ("constant", "follow"),
     "engram.host_pages": ("2m", "1g", "4k"),
     "engram.prefetch": ("auto", "true", "false"),
+    "engram.gate": ("scalar", "context", "none"),
+    "engram.fold": ("none", "case", "whitespace", "case+whitespace"),
+    "engram.out_init": ("default", "zero"),
+    "engram.optimizer": ("momentum", "adam"),
     "offload.moe": ("none", "checkpoint", "offload", "both"),
     "offload.loop": ("none", "checkpoint", "offload", "both"),
     "offload.path": ("sync", "pinned"),
@@ -236,6 +265,12 @@ def _as_bool(v) -> bool | None:
     s = str(v).lower()
     return True if s in ("true", "1", "yes", "on") else False if s in ("false", "0", "no", "off") else None
 
+ALIASES = {"engram.gate": {"true": "scalar", "false": "none"}}   # a switch that became a choice: its old values
+
+def _alias(key: str, v):
+    "`v`, or the choice an old boolean spelling of `key` stands for."
+    return ALIASES[key][str(b).lower()] if key in ALIASES and (b := _as_bool(v)) is not None else v
+
 def _coerce(key: str, cur, v):
     "Give `v` the type of the current value `cur`, or say which key was wrong."
     try:
@@ -252,6 +287,7 @@ def _coerce(key: str, cur, v):
             if not isinstance(v, list): raise ValueError
             return list(v)
         if isinstance(cur, str):
+            if key in ALIASES: v = _alias(key, v)
             # a three-way switch such as engram.prefetch takes every spelling of a boolean (YAML's true, --set's on/1/yes)
             if {"true", "false"} <= set(CHOICES.get(key, ())) and (b := _as_bool(v)) is not None: return str(b).lower()
             return str(v)
@@ -310,13 +346,33 @@ RANGES = {  # key: (lowest, highest, the rule in words)
     "train.eval_every": (0, INF, "an integer >= 0 (0: only before and after)"),
     "train.ckpt_every": (0, INF, "an integer >= 0 (0: only at the end)"), "train.log_every": (1, INF, "an integer >= 1"),
     "train.metrics_warmup": (0, INF, "an integer >= 0"), "train.accum": (1, INF, "an integer >= 1"),
-    "optim.ns_steps": (1, INF, "an integer >= 1"),
+    "optim.ns_steps": (1, INF, "an integer >= 1"), "train.memory_cap_gib": (0.0, INF, "a finite number of GiB >= 0 (0: no cap)"),
+    "data.max_bytes": (0, INF, "an integer >= 0 (0: the source's default)"), "counts.train_bytes": (0, INF, "an integer >= 0 (0: all)"),
+    "engram.conv": (0, 64, "an integer kernel in 0..64 (0: no convolution)"), "engram.heads": (1, 64, "an integer in 1..64"),
+    "engram.adam_eps": (0.0, INF, "a finite number >= 0"),
 }
+
+def inject_points(m) -> list[str]:
+    "Every place `engram.inject` may name for model config `m`: the embedding, then before each prelude block and loop pass."
+    return ["embed"] + [f"prelude.{i}" for i in range(m.n_prelude)] + [f"loop.{k}" for k in range(m.n_loops)]
+
+def _check_inject(cfg: Config):
+    pts, allowed = cfg.engram.inject, inject_points(cfg.model)
+    if not pts or len(set(map(str, pts))) != len(pts) or not all(isinstance(p, str) and p in allowed for p in pts):
+        raise ConfigError(f"bad value for 'engram.inject': {pts!r}; a list of distinct points out of {', '.join(allowed)}")
 
 def _check_lists(cfg: Config):
     o = cfg.engram.orders
     if not o or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in o):
         raise ConfigError(f"bad value for 'engram.orders': {o!r}; must be a list of whole numbers >= 1, e.g. [2, 3, 4]")
+    if max(o) > 64: raise ConfigError(f"bad value for 'engram.orders': {o!r}; orders above 64 have no keys")
+    e = cfg.engram
+    if e.dim % e.heads: raise ConfigError(f"'engram.dim' ({e.dim}) must be divisible by 'engram.heads' ({e.heads}): each head's rows are dim/heads wide")
+    if e.heads & (e.heads - 1) or e.rows < 1: raise ConfigError(f"bad value for 'engram.heads': {e.heads}; must be a power of two")
+    _check_inject(cfg)
+    eb = e.betas
+    if len(eb) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < 1 for x in eb):
+        raise ConfigError(f"bad value for 'engram.betas': {eb!r}; must be two numbers in [0, 1), e.g. [0.9, 0.999]")
     b = cfg.optim.adam_betas
     if len(b) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < 1 for x in b):
         raise ConfigError(f"bad value for 'optim.adam_betas': {b!r}; must be two numbers in [0, 1), e.g. [0.9, 0.95]")
@@ -382,7 +438,15 @@ def make_config(preset: str | None = None, file=None, sets=(), overrides: dict |
         if s.split("=", 1)[0].strip() == "preset":
             raise ConfigError(f"--set {s!r}: a preset is chosen with --preset or 'preset:' in the config file")
         merge(cfg, parse_set(s))
-    return validate(cfg)
+    return _check_device(validate(cfg))
+
+def _check_device(cfg: Config) -> Config:
+    "Refuse the keys that mean something on a GPU only, where this run's device resolves to the CPU (a GPU spec still loads here)."
+    t = cfg.train
+    if t.memory_cap_gib and (t.device == "cpu" or t.device == "auto" and not __import__("torch").cuda.is_available()):
+        raise ConfigError(f"train.memory_cap_gib={t.memory_cap_gib:g} caps the CUDA allocator, and this run's device is the CPU "
+                          f"(train.device={t.device}{'' if t.device == 'cpu' else ', no CUDA here'}): leave the cap out on a CPU")
+    return cfg
 
 # %% ../nbs/0_foundations/00_config.ipynb #c61cbe05
 def to_dict(cfg: Config) -> dict:
@@ -399,7 +463,7 @@ def from_dict(d: dict) -> Config:
 FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
              "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
              "offload.moe", "offload.loop", "offload.path", "offload.min_bytes",
-             "train.parallel")
+             "train.parallel", "train.memory_cap_gib")
 
 def _flat(d: dict, prefix: str = "") -> dict:
     out = {}
@@ -412,6 +476,6 @@ def config_changes(then: dict, now: dict, ignore=()) -> list[str]:
     """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`,
     nor in `ignore`). A key missing from either (a record made before the key existed) had its default value."""
     defaults = _flat(to_dict(Config()))
-    a, b = {**defaults, **_flat(then)}, {**defaults, **_flat(now)}
+    a, b = ({k: _alias(k, v) for k, v in {**defaults, **_flat(d)}.items()} for d in (then, now))
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
             if k not in FREE_KEYS and k not in ignore and a.get(k) != b.get(k)]

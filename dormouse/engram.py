@@ -6,18 +6,18 @@ Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/engram.html.md"""
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #ca4f403c
 from __future__ import annotations
-import time, warnings
+import math, time, warnings
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from fastcore.basics import patch
-from .ngram import hash_words, ngram_keys
-from .host_table import HostTable, LAYOUT, PAGES, INIT_SEED, _init_rows, update_rows, is_sinkhorn_step
+from .ngram import HASH_SEED, hash_words, ngram_keys, splitmix64
+from .host_table import HostTable, LAYOUT, PAGES, INIT_SEED, _init_rows, update_rows, adam_rows, is_sinkhorn_step
 from . import table_io
 
 # %% auto #0
-__all__ = ['DeviceTable', 'engram_rows', 'Engram', 'table_state']
+__all__ = ['DeviceTable', 'engram_rows', 'point_words', 'ShortConv', 'EngramPoint', 'Engram', 'table_state']
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #cba0f37a
 class DeviceTable:
@@ -28,9 +28,11 @@ class DeviceTable:
     @property
     def M(self): return self.owner.table_momentum.view(-1, self.owner.dim)
     @property
+    def V(self): return self.owner.table_second.view(-1, self.owner.dim) if hasattr(self.owner, "table_second") else None
+    @property
     def device(self): return self.owner.tables.device
     @property
-    def nbytes(self) -> int: return 2 * self.W.numel() * 4
+    def nbytes(self) -> int: return (2 if self.V is None else 3) * self.W.numel() * 4
 
     def gather(self, ids, out=None) -> torch.Tensor:
         return self.W.index_select(0, ids.to(self.device))
@@ -41,12 +43,23 @@ class DeviceTable:
         w, m = update_rows(self.W.index_select(0, ids), self.M.index_select(0, ids), grad, lr, mu, sinkhorn, passes)
         self.W.index_copy_(0, ids, w); self.M.index_copy_(0, ids, m)
 
+    @torch.no_grad()
+    def adam_update(self, ids, grad, k: int, lr: float, betas, eps: float):
+        ids, grad = ids.to(self.device), grad.to(self.device, torch.float32)
+        w, m, v = adam_rows(self.W.index_select(0, ids), self.M.index_select(0, ids), self.V.index_select(0, ids), grad, k, lr, betas, eps)
+        self.W.index_copy_(0, ids, w); self.M.index_copy_(0, ids, m); self.V.index_copy_(0, ids, v)
+
+    def _part(self, kind: str):
+        a = {"weight": self.W, "momentum": self.M, "second": self.V}[kind]
+        if a is None: raise ValueError(f"this table keeps no {kind!r} rows")
+        return a
+
     def read_chunk(self, kind: str, start: int, n: int) -> np.ndarray:
-        return (self.W if kind == "weight" else self.M)[start:start + n].detach().cpu().numpy()
+        return self._part(kind)[start:start + n].detach().cpu().numpy()
 
     @torch.no_grad()
     def write_chunk(self, kind: str, start: int, a: np.ndarray):
-        (self.W if kind == "weight" else self.M)[start:start + len(a)].copy_(torch.from_numpy(a))
+        self._part(kind)[start:start + len(a)].copy_(torch.from_numpy(a))
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #29000724
 def engram_rows(rows: int, dim: int = 32, n_orders: int = 3) -> int:
@@ -60,21 +73,87 @@ def engram_rows(rows: int, dim: int = 32, n_orders: int = 3) -> int:
     return r
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #448e8625
+def point_words(orders, points: int = 1, heads: int = 1) -> torch.Tensor:
+    """Hash words `[points * n_orders * heads, max_order, 257]`, one table per (point, order, head) in that order:
+    point p's head h hashes with its own seed; point 0's head 0 with `HASH_SEED`, so its rows are today's."""
+    seed = lambda p, h: HASH_SEED if p == h == 0 else splitmix64(HASH_SEED ^ ((p + 1) << 16 | h)) >> 2
+    w = {(p, h): hash_words(orders, seed(p, h)) for p in range(points) for h in range(heads)}
+    return torch.stack([w[p, h][i] for p in range(points) for i in range(len(orders)) for h in range(heads)])
+
+class ShortConv(nn.Module):
+    "The paper's short convolution: `silu(causal depthwise conv(RMSNorm(v)))`, kernel `k`, dilated; zero weights (adds nothing at first)."
+    def __init__(self, d: int, k: int, dilation: int, eps: float = 1e-6):
+        super().__init__()
+        self.k, self.dilation = k, dilation
+        self.norm = nn.RMSNorm(d, eps=eps)
+        self.weight = nn.Parameter(torch.zeros(d, k))        # 2-D [channels, kernel]: the optimiser's AdamW group
+    def forward(self, v):
+        t = v.shape[1]
+        y = F.conv1d(self.norm(v).transpose(1, 2), self.weight.unsqueeze(1), padding=(self.k - 1) * self.dilation,
+                     dilation=self.dilation, groups=self.weight.shape[0])[..., :t]
+        return F.silu(y).transpose(1, 2)
+
+class EngramPoint(nn.Module):
+    "What one injection point makes of its memory `e [b, t, width]` and the hidden state `h [b, t, d_model]`."
+    def __init__(self, ecfg, width: int, d_model: int, gate: str, dilation: int):
+        super().__init__()
+        self.kind, self.d_model = gate, d_model
+        if gate == "context":                   # the paper's: a key and a value of the memory, the gate from h . key
+            self.key, self.value = nn.Linear(width, d_model), nn.Linear(width, d_model)
+            self.norm_k, self.norm_h = nn.RMSNorm(d_model, eps=1e-6), nn.RMSNorm(d_model, eps=1e-6)
+        else:                                   # today's: normalised memory, projected, a scalar gate of the memory
+            self.value = nn.Linear(width, d_model, bias=False)
+            self.gate = nn.Linear(width, 1) if gate == "scalar" else None
+            if self.gate is not None: nn.init.zeros_(self.gate.bias)
+        self.conv = ShortConv(d_model, int(ecfg.conv), dilation) if int(ecfg.conv) else None
+        if ecfg.out_init == "zero":
+            nn.init.zeros_(self.value.weight)
+            if self.value.bias is not None: nn.init.zeros_(self.value.bias)
+
+    def gate_logit(self, e, h):
+        "The context gate's pre-sigmoid value: signed sqrt of <RMSNorm(h), RMSNorm(W_K e)> / sqrt(d_model)."
+        s = (self.norm_h(h) * self.norm_k(self.key(e))).sum(-1, keepdim=True) / math.sqrt(self.d_model)
+        return s.abs().clamp_min(1e-6).sqrt() * s.sign()
+
+    def forward(self, e, h):
+        if self.kind == "context": y = torch.sigmoid(self.gate_logit(e, h)) * self.value(e)
+        else:
+            e = F.rms_norm(e, (e.shape[-1],), eps=1e-6)
+            y = self.value(e)
+            if self.gate is not None: y = y * torch.sigmoid(self.gate(e))
+        return y + self.conv(y) if self.conv is not None else y
+
 class Engram(nn.Module):
     "Hashed n-gram rows (host or device store) -> normalised, projected, gated `[b, t, d_model]`."
     def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages=None):
         super().__init__()
+        from dormouse.config import _alias
         self.ecfg = ecfg
         self.orders = [int(o) for o in ecfg.orders]
-        self.n_orders, self.dim = len(self.orders), int(ecfg.dim)
-        self.rows = engram_rows(int(ecfg.rows), self.dim, self.n_orders)
-        self.width = self.n_orders * self.dim
-        self.register_buffer("hash_words", hash_words(self.orders), persistent=False)
-        self.register_buffer("offsets", torch.arange(self.n_orders) * self.rows, persistent=False)
-        self.proj = nn.Linear(self.width, d_model, bias=False)
-        self.gate = nn.Linear(self.width, 1) if ecfg.gate else None
-        if self.gate is not None: nn.init.zeros_(self.gate.bias)
-        self.t = 0                          # updates applied (the Sinkhorn phase)
+        self.points = [str(p) for p in getattr(ecfg, "inject", ["embed"])]
+        self.heads, self.fold = int(getattr(ecfg, "heads", 1)), str(getattr(ecfg, "fold", "none"))
+        self.gate_kind = _alias("engram.gate", ecfg.gate)
+        self.optimizer = str(getattr(ecfg, "optimizer", "momentum"))
+        self.states = 2 if self.optimizer == "adam" else 1
+        if int(ecfg.dim) % self.heads: raise ValueError(f"engram.dim {ecfg.dim} is not divisible by engram.heads {self.heads}")
+        self.n_orders, self.dim = len(self.orders), int(ecfg.dim) // self.heads     # dim: the width of a stored row
+        self.n_tables = len(self.points) * self.n_orders * self.heads
+        self.rows = engram_rows(int(ecfg.rows), int(ecfg.dim), self.n_orders * len(self.points))
+        self.width = self.n_orders * int(ecfg.dim)                                   # the memory of one point
+        self.slot_orders = [n for _ in self.points for n in self.orders for _ in range(self.heads)]
+        self.register_buffer("hash_words", point_words(self.orders, len(self.points), self.heads), persistent=False)
+        self.register_buffer("offsets", torch.arange(self.n_tables) * self.rows, persistent=False)
+        # today's design (the memory added once to the embedding, no context gate, no convolution) keeps its modules
+        self.simple = self.points == ["embed"] and self.gate_kind != "context" and not int(getattr(ecfg, "conv", 0))
+        if self.simple:
+            self.proj = nn.Linear(self.width, d_model, bias=False)
+            self.gate = nn.Linear(self.width, 1) if self.gate_kind == "scalar" else None
+            if self.gate is not None: nn.init.zeros_(self.gate.bias)
+            if getattr(ecfg, "out_init", "default") == "zero": nn.init.zeros_(self.proj.weight)
+        else:
+            self.at = nn.ModuleDict({p.replace(".", "_"): EngramPoint(ecfg, self.width, d_model, self.gate_kind, max(self.orders))
+                                     for p in self.points})
+        self.t = 0                          # updates applied (the Sinkhorn phase; Adam's step count)
         self._pending, self._metrics, self._pinned = [], {}, {}
         self.last_update = {}               # the figures of the latest finished update (see `momentum_update`)
         self.lr_factor = None               # 1-based optimizer step -> multiplier of engram.lr (set by the run: engram.lr_schedule=follow)
@@ -83,24 +162,33 @@ class Engram(nn.Module):
         if ecfg.mode == "host":
             self.store = self._new_host_table(init=True)
         else:
-            from dormouse.memory import check_fits   # built in host RAM first, whatever the device: the same guard
-            check_fits(self.rows, self.dim, self.n_orders, self.ecfg.ram_reserve_gb)
-            self.tables = nn.Parameter(torch.empty(self.n_orders, self.rows, self.dim), requires_grad=False)
+            self._check_fits()              # built in host RAM first, whatever the device: the same guard
+            self.tables = nn.Parameter(torch.empty(self.n_tables, self.rows, self.dim), requires_grad=False)
             _init_rows(self.tables.data.numpy().reshape(-1, self.dim), 0, INIT_SEED)
-            self.register_buffer("table_momentum", torch.zeros(self.n_orders, self.rows, self.dim), persistent=False)
+            self.register_buffer("table_momentum", torch.zeros(self.n_tables, self.rows, self.dim), persistent=False)
+            if self.states == 2: self.register_buffer("table_second", torch.zeros(self.n_tables, self.rows, self.dim), persistent=False)
             self.store = DeviceTable(self)
 
     @property
     def mode(self) -> str: return "host" if isinstance(self.store, HostTable) else "device"
 
+    @property
+    def sections(self) -> list[str]:
+        "The row arrays a checkpoint holds: the weights and the optimizer's state rows."
+        return ["weight", "momentum"] + (["second"] if self.states == 2 else [])
+
     def own_parameters(self) -> list:
         "Parameters stepped by the Engram's own sparse-row optimiser (the device-mode tables), never the backbone's."
         return [self.tables] if self.mode == "device" else []
 
-    def _new_host_table(self, init: bool) -> HostTable:
+    def _check_fits(self):
         from dormouse.memory import check_fits
-        check_fits(self.rows, self.dim, self.n_orders, self.ecfg.ram_reserve_gb)   # raises RamGuardError
-        return HostTable(self.n_orders, self.rows, self.dim, self._layout, self._hugepages, init=init)
+        return check_fits(self.rows, int(self.ecfg.dim), self.n_orders, self.ecfg.ram_reserve_gb,
+                          states=self.states, points=len(self.points))   # raises RamGuardError
+
+    def _new_host_table(self, init: bool) -> HostTable:
+        self._check_fits()
+        return HostTable(self.n_tables, self.rows, self.dim, self._layout, self._hugepages, init=init, states=self.states)
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #45d2fd08
 @patch
@@ -110,22 +198,25 @@ def to_host(self: Engram) -> "Engram":
     if self.server is not None: self.server.drain()      # its updates finish before the table is copied
     store, old = self._new_host_table(init=False), self.store
     N, step = store.W.shape[0], 1 << 20
-    for kind in ("weight", "momentum"):
+    for kind in self.sections:
         for s in range(0, N, step): store.write_chunk(kind, s, old.read_chunk(kind, s, min(step, N - s)))
     del self.tables, self.table_momentum
+    if self.states == 2: del self.table_second
     self.store, self._pending = store, []
     return self
 
 @patch
 def extra_repr(self: Engram) -> str:
-    return (f"orders={self.orders}, rows={self.rows:,}, dim={self.dim}, mode={self.mode}, "
-            f"gate={self.gate is not None}, table={self.store.nbytes/1e9:.3f} GB with momentum")
+    design = "" if self.simple and self.heads == 1 and self.fold == "none" else \
+        f"inject={self.points}, heads={self.heads}, fold={self.fold}, conv={self.ecfg.conv}, "
+    return (f"orders={self.orders}, rows={self.rows:,}, dim={self.dim}, mode={self.mode}, gate={self.gate_kind}, {design}"
+            f"optimizer={self.optimizer}, table={self.store.nbytes/1e9:.3f} GB with its optimizer state")
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #40f75a54
 @patch
 def ids(self: Engram, x: torch.Tensor) -> torch.Tensor:
-    "Flat row ids `[b, t, n_orders]` (order i's rows start at `i * rows`)."
-    return ngram_keys(x, self.hash_words, self.orders, self.rows) + self.offsets.to(x.device)
+    "Flat row ids `[b, t, n_tables]` (table i's rows start at `i * rows`; tables by point, then order, then head)."
+    return ngram_keys(x, self.hash_words, self.slot_orders, self.rows, self.fold) + self.offsets.to(x.device)
 
 @patch
 def _staging(self: Engram, name: str, n: int, device) -> torch.Tensor | None:
@@ -167,7 +258,8 @@ def serve(self: Engram, server):
     self.server = server
 
 @patch
-def forward(self: Engram, x: torch.Tensor) -> torch.Tensor:
+def lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
+    "The rows of every table for byte ids `x [b, t]`: `[b, t, n_tables * dim]` (the server's, when it prepared them)."
     b, t = x.shape
     it = self.server.rows(x) if self.server is not None else None
     if it is not None:                  # prepared by the server for this very batch
@@ -176,7 +268,26 @@ def forward(self: Engram, x: torch.Tensor) -> torch.Tensor:
     else: uniq, inv, rows = self.rows_for_batch(self.ids(x))
     if rows.requires_grad and self.training:
         self._pending.append((uniq, self._metrics["ids_cpu"], rows, self._metrics["h2d_bytes"]))
-    e = F.rms_norm(F.embedding(inv, rows).view(b, t, self.width), (self.width,), eps=1e-6)
+    return F.embedding(inv, rows).view(b, t, self.n_tables * self.dim)
+
+@patch
+def memory(self: Engram, x: torch.Tensor) -> dict:
+    "Per injection point, its memory `[b, t, width]` for byte ids `x [b, t]` (one lookup for all points)."
+    m = self.lookup(x)
+    return {p: m[..., i * self.width:(i + 1) * self.width] for i, p in enumerate(self.points)}
+
+@patch
+def inject(self: Engram, point: str, mem: dict, h: torch.Tensor) -> torch.Tensor:
+    "`h` with the memory of `point` added (`h` itself where the memory is not injected there)."
+    if point not in mem: return h
+    return h + self.at[point.replace(".", "_")](mem[point].to(h.dtype), h).to(h.dtype)
+
+@patch
+def forward(self: Engram, x: torch.Tensor) -> torch.Tensor:
+    "Today's design (`self.simple`): the memory's update to the byte embedding `[b, t, d_model]`."
+    if not self.simple: raise RuntimeError(f"this Engram injects at {self.points}: the model calls memory() and inject()")
+    b, t = x.shape
+    e = F.rms_norm(self.lookup(x).view(b, t, self.width), (self.width,), eps=1e-6)
     y = self.proj(e)
     if self.gate is not None: y = y * torch.sigmoid(self.gate(e))
     return y
@@ -192,7 +303,7 @@ def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu
         if step is None: raise ValueError("engram.lr_schedule='follow' scales each update by its training step's factor: pass step")
         lr = lr * self.lr_factor(step)
     k = self.t + 1
-    sink = is_sinkhorn_step(k, self.ecfg.sinkhorn_every)
+    sink = self.optimizer == "momentum" and is_sinkhorn_step(k, self.ecfg.sinkhorn_every)
     t0 = time.perf_counter()
     d2h = 0
     if self.mode == "host":
@@ -202,9 +313,9 @@ def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu
             d2h = grad.numel() * 4 + (0 if ids_cpu is not None else ids.numel() * 8)
         else: g = grad.detach()
         ids = ids_cpu if ids_cpu is not None else ids.cpu()
-        self.store.momentum_update(ids, g, sink, lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
-    else:
-        self.store.momentum_update(ids, grad.detach(), sink, lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
+    else: g = grad.detach()
+    if self.optimizer == "adam": self.store.adam_update(ids, g, k, lr, self.ecfg.betas, self.ecfg.adam_eps)
+    else: self.store.momentum_update(ids, g, sink, lr, self.ecfg.momentum, self.ecfg.sinkhorn_passes)
     self.t = k
     # one new dict, assigned at once: a reader on another thread sees a whole record, never a mix
     self.last_update = rec = dict(step=step, update_ms=(time.perf_counter() - t0) * 1e3, d2h_bytes=d2h, sinkhorn=sink, lr=lr)
@@ -239,10 +350,10 @@ def after_backward(self: Engram, step: int | None = None):
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #c1cbf58d
 def table_state(e: Engram):
-    "Weights and momentum as CPU tensors `[n_orders*rows, dim]` (either mode), after the row server's updates."
+    "Weights and optimizer state (momentum; Adam: and the second moment) as CPU tensors `[n_tables*rows, dim]` (either mode), after the row server's updates."
     if e.server is not None: e.server.drain()
-    N = e.n_orders * e.rows
-    return (torch.from_numpy(e.store.read_chunk("weight", 0, N)), torch.from_numpy(e.store.read_chunk("momentum", 0, N)))
+    N = e.n_tables * e.rows
+    return tuple(torch.from_numpy(e.store.read_chunk(k, 0, N)) for k in e.sections)
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #88f2c580
 @patch

@@ -10,8 +10,8 @@ import json, os
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['GB', 'GiB', 'round_rows', 'table_bytes', 'ram_available', 'ram_budget', 'rung', 'mem_table', 'format_mem_table',
-           'RamGuardError', 'check_fits']
+__all__ = ['GB', 'GiB', 'STATES', 'round_rows', 'table_bytes', 'ram_available', 'ram_budget', 'rung', 'mem_table',
+           'format_mem_table', 'RamGuardError', 'check_fits']
 
 # %% ../nbs/0_foundations/02_memory.ipynb #378003b0
 GB, GiB = 10**9, 2**30
@@ -21,9 +21,13 @@ def round_rows(rows: int) -> int:
     if rows < 1: raise ValueError(f"rows per order must be >= 1, got {rows}")
     return 1 << (int(rows) - 1).bit_length()
 
-def table_bytes(rows_per_order: int, dim: int = 32, n_orders: int = 3, momentum: bool = True) -> int:
-    "Host bytes for the tables (and their momentum buffer) at `rows_per_order`."
-    return rows_per_order * n_orders * dim * 4 * (2 if momentum else 1)
+STATES = {"momentum": 1, "adam": 2}   # optimizer state rows per weight row (engram.optimizer)
+
+def table_bytes(rows_per_order: int, dim: int = 32, n_orders: int = 3, momentum: bool = True, states: int = 1, points: int = 1) -> int:
+    """Host bytes for the tables (and, with `momentum`, their optimizer state: `states` rows per weight row, 1 for
+    the momentum rule, 2 for Adam) at `rows_per_order`, for `points` injection points (separate tables each).
+    Hash heads split each row's width, not its bytes: they do not enter."""
+    return rows_per_order * n_orders * points * dim * 4 * (1 + (states if momentum else 0))
 
 # %% ../nbs/0_foundations/02_memory.ipynb #9ee1a58b
 def _read_int(p):
@@ -56,30 +60,34 @@ def ram_budget(reserve_gb: float = 8.0) -> dict:
     return dict(a, reserve=int(reserve_gb * GB), budget=a["available"] - int(reserve_gb * GB))
 
 # %% ../nbs/0_foundations/02_memory.ipynb #ff605e61
-def rung(rows: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, budget: dict | None = None) -> dict:
+def rung(rows: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, budget: dict | None = None,
+         states: int = 1, points: int = 1) -> dict:
     "One row of the memory table for `rows` per order: asked and rounded rows, bytes, legality and fit."
     budget = budget or ram_budget(reserve_gb)
     r = round_rows(rows)
-    d = dict(rows_asked=int(rows), rows=r, legal=(r == rows), total_rows_asked=rows * n_orders, total_rows=r * n_orders)
+    d = dict(rows_asked=int(rows), rows=r, legal=(r == rows), total_rows_asked=rows * n_orders * points,
+             total_rows=r * n_orders * points)
+    if states != 1 or points != 1: d.update(states=states, points=points)
     for tag, n in (("asked", rows), ("rounded", r)):
-        for kind, mom in (("table", False), ("with_momentum", True)):
-            b = table_bytes(n, dim, n_orders, mom)
+        for kind, mom in (("table", False), ("with_momentum", True)):   # with_momentum: with the optimizer's state rows
+            b = table_bytes(n, dim, n_orders, mom, states, points)
             d[f"{kind}_{tag}_gb"], d[f"{kind}_{tag}_gib"] = b / GB, b / GiB
-    d["bytes"] = table_bytes(r, dim, n_orders, True)
+    d["bytes"] = table_bytes(r, dim, n_orders, True, states, points)
     d["budget_gb"] = budget["budget"] / GB
     d["fits"] = d["bytes"] <= budget["budget"]
     return d
 
 # %% ../nbs/0_foundations/02_memory.ipynb #29ff4018
-def mem_table(rows_list, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0) -> list[dict]:
+def mem_table(rows_list, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, states: int = 1, points: int = 1) -> list[dict]:
     "One `rung` per entry of `rows_list`, all against the same budget."
     b = ram_budget(reserve_gb)
-    return [rung(r, dim, n_orders, reserve_gb, b) for r in rows_list]
+    return [rung(r, dim, n_orders, reserve_gb, b, states, points) for r in rows_list]
 
 def format_mem_table(rows: list[dict], budget: dict | None = None) -> str:
     "The rungs as a fixed-width text table."
     hdr = (f"{'rows/order asked':>17} {'-> rounded':>17} {'total rows':>12} {'table GB (GiB)':>30} "
            f"{'+momentum GB (GiB)':>32} {'legal':>5} {'fits':>4}")
+    if rows and rows[0].get("states", 1) != 1: hdr = hdr.replace("+momentum GB", "+Adam m,v GB")
     lines = [hdr, "-" * len(hdr)]
     for d in rows:
         t = f"{d['table_asked_gb']:.2f} ({d['table_asked_gib']:.2f})"
@@ -100,14 +108,16 @@ def format_mem_table(rows: list[dict], budget: dict | None = None) -> str:
 class RamGuardError(MemoryError):
     "A host table that does not fit the RAM budget."
 
-def check_fits(rows_per_order: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0) -> dict:
-    "Raise `RamGuardError` (with the figures and the budget) unless the rounded table + momentum fit."
+def check_fits(rows_per_order: int, dim: int = 32, n_orders: int = 3, reserve_gb: float = 8.0, states: int = 1, points: int = 1) -> dict:
+    "Raise `RamGuardError` (with the figures and the budget) unless the rounded table + its optimizer state fit."
     b = ram_budget(reserve_gb)
-    d = rung(rows_per_order, dim, n_orders, reserve_gb, b)
+    d = rung(rows_per_order, dim, n_orders, reserve_gb, b, states, points)
     if not d["fits"]:
+        state = "momentum" if states == 1 else "Adam's two moments"
+        where = f" x {points} injection points" if points != 1 else ""
         raise RamGuardError(
-            f"Engram tables do not fit: {d['rows_asked']:,} rows/order (rounded to {d['rows']:,}) x {n_orders} orders "
-            f"x {dim} fp32 = {d['table_rounded_gb']:.2f} GB table + momentum = {d['with_momentum_rounded_gb']:.2f} GB, "
+            f"Engram tables do not fit: {d['rows_asked']:,} rows/order (rounded to {d['rows']:,}) x {n_orders} orders{where} "
+            f"x {dim} fp32 = {d['table_rounded_gb']:.2f} GB table + {state} = {d['with_momentum_rounded_gb']:.2f} GB, "
             f"but the budget is {b['budget']/GB:.2f} GB ({b['available']/GB:.2f} GB available from {b['source']} "
             f"minus a {b['reserve']/GB:.1f} GB reserve). Lower engram.rows or engram.ram_reserve_gb.")
     return d

@@ -270,6 +270,7 @@ class ByteLM(nn.Module):
         self.coda = nn.ModuleList(DenseBlock(m) for _ in range(m.n_coda))
         self.norm = nn.RMSNorm(m.d_model, eps=m.norm_eps)
         self.head = nn.Linear(m.d_model, 256, bias=False)
+        self.counts = None   # the counts chapter's slot: count-model log-probabilities added to the logits through a gate
         self.aux_loss = None
         if not any(p.is_meta for p in self.parameters()): self.reset_parameters()
 
@@ -290,24 +291,29 @@ def reset_parameters(self: ByteLM):
 
 # %% ../nbs/1_model/10_model.ipynb #5352c29e
 @patch
-def forward(self: ByteLM, idx, offloader=None):
-    "Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`."
-    x = self.embed(idx)
-    if self.engram is not None: x = x + self.engram(idx).to(x.dtype)
-    for blk in self.prelude: x = blk(x)
+def forward(self: ByteLM, idx, offloader=None, targets=None):
+    """Logits `[b, t, 256]` for byte ids `idx [b, t]`; the balancing loss of this pass is in `self.aux_loss`.
+    `targets` only serve the count tables (a training position's own count is left out)."""
+    x, eng = self.embed(idx), self.engram
+    mem = {}                                         # injection point -> its memory (engram.inject)
+    if eng is not None and eng.simple: x = x + eng(idx).to(x.dtype)   # today's design: once, at the embedding
+    elif eng is not None: mem = eng.memory(idx); x = eng.inject("embed", mem, x)
+    for i, blk in enumerate(self.prelude): x = blk(eng.inject(f"prelude.{i}", mem, x) if mem else x)
     aux, banks = 0.0, self.loop.moe.bank_copies(x)   # cast once, shared by the n_loops passes
-    for _ in range(self.n_loops):
-        x, a = self.loop(x, banks, offloader)
+    for k in range(self.n_loops):
+        x, a = self.loop(eng.inject(f"loop.{k}", mem, x) if mem else x, banks, offloader)
         aux = aux + a
     for blk in self.coda: x = blk(x)
     self.aux_loss = aux
-    return self.head(self.norm(x))
+    h = self.norm(x)
+    if self.counts is not None: return self.head(h) + self.counts(idx, h, targets).to(h.dtype)
+    return self.head(h)
 
 # %% ../nbs/1_model/10_model.ipynb #b70487d3
 @patch
 def loss(self: ByteLM, idx, targets, offloader=None):
     "Mean next-byte cross-entropy in nats (fp32), plus `aux_weight · aux` under `balance='aux'`."
-    logits = self(idx, offloader)
+    logits = self(idx, offloader, targets)
     ce = F.cross_entropy(logits.float().view(-1, 256), targets.reshape(-1))
     if self.cfg.model.balance == "aux": return ce + self.cfg.model.aux_weight * self.aux_loss, ce
     return ce, ce
@@ -325,12 +331,16 @@ def build_model(cfg: Config, device=None) -> ByteLM:
     "The model `cfg` describes, built on `device`, with its Engram attached when `cfg.engram.enabled`."
     device = torch.device(device if device is not None else "cpu")
     with device: model = ByteLM(cfg)    # allocate and initialise in place: no 4 GB CPU detour at 1B
+    model.loop.moe.path = None if cfg.model.moe_path == "auto" else cfg.model.moe_path   # the experts' path (MoE.path)
     if cfg.engram.enabled:
         try: from dormouse.engram import Engram
         except ImportError as e:
             raise ImportError(f"engram.enabled is true but dormouse.engram cannot be imported ({e})") from e
         model.engram = Engram(cfg.engram, cfg.model.d_model).to(device)   # host tables stay in host RAM
         if cfg.engram.mode == "host": model.engram.to_host()
+    if cfg.counts.enabled:
+        from dormouse.counts import attach_counts
+        attach_counts(model, cfg)
     return model
 
 # %% ../nbs/1_model/10_model.ipynb #02bc7d97

@@ -111,7 +111,7 @@ def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int, fold: st
     _check_orders(orders)
     lag = _lags(x, max(orders), fold)
     words = words.to(x.device)
-    cw = torch.from_numpy(code_words(max(orders))).to(x.device) if max(orders) > EXACT_MAX else None
+    cw = torch.tensor(code_words(max(orders)), device=x.device) if max(orders) > EXACT_MAX else None
     keys = []
     for i, n in enumerate(orders):
         if n <= EXACT_MAX:                              # the words of the n symbols, XOR-ed

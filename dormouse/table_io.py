@@ -21,22 +21,24 @@ FORMAT = 2                  # 2: one crc32 of the whole file (1: one per section
 CHUNK_BYTES = 64 << 20
 
 def _manifest(e: Engram) -> dict:
-    return dict(format=FORMAT, orders=e.orders, rows=e.rows, dim=e.dim, dtype="float32",
-                hash=hash_fingerprint(e.hash_words), sections=["weight", "momentum"])
+    m = dict(format=FORMAT, orders=e.orders, rows=e.rows, dim=e.dim, dtype="float32",
+             hash=hash_fingerprint(e.hash_words), sections=e.sections)
+    if e.n_tables != e.n_orders: m["tables"] = e.n_tables      # injection points or hash heads: tables beside the orders
+    return m
 
 def save_tables(e: Engram, ckpt_dir) -> dict:
     "Write `engram.bin` and `engram.json`; the bin's size and crc32 for the checkpoint's manifest."
     d = Path(ckpt_dir); d.mkdir(parents=True, exist_ok=True)
-    N, step = e.n_orders * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
+    N, step = e.n_tables * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
     tmp = d / f"engram.bin.tmp{os.getpid()}"
     c = 0
     with open(tmp, "wb") as f:
-        for kind in ("weight", "momentum"):
+        for kind in e.sections:
             for s in range(0, N, step):
                 a = e.store.read_chunk(kind, s, min(step, N - s))
                 c = zlib.crc32(a, c); f.write(a)
         f.flush(); os.fsync(f.fileno())
-    man = dict(_manifest(e), t=e.t, bytes=2 * N * e.dim * 4, crc32=f"{c:08x}")
+    man = dict(_manifest(e), t=e.t, bytes=len(e.sections) * N * e.dim * 4, crc32=f"{c:08x}")
     os.replace(tmp, d / "engram.bin")
     write_json(d / "engram.json", man)
     return {"engram.bin": dict(bytes=man["bytes"], crc32=man["crc32"])}   # checksummed on the way out: not read back
@@ -56,14 +58,15 @@ def load_tables(e: Engram, ckpt_dir) -> dict:
     for k, v in want.items():
         if man.get(k) != v:
             raise CheckpointError(f"{manp}: '{k}' is {man.get(k)!r} in the checkpoint but {v!r} in this Engram")
-    N, step = e.n_orders * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
+    N, step = e.n_tables * e.rows, max(CHUNK_BYTES // (e.dim * 4), 1)
+    nbytes = len(e.sections) * N * e.dim * 4
     size = binp.stat().st_size
-    if size != man["bytes"] or size != 2 * N * e.dim * 4:
-        raise CheckpointError(f"{binp} has {size:,} bytes; expected {2 * N * e.dim * 4:,} (truncated or not this table)")
+    if size != man["bytes"] or size != nbytes:
+        raise CheckpointError(f"{binp} has {size:,} bytes; expected {nbytes:,} (truncated or not this table)")
     buf = np.empty((min(step, N), e.dim), np.float32)
     c = 0
     with open(binp, "rb") as f:
-        for kind in ("weight", "momentum"):
+        for kind in e.sections:
             for s in range(0, N, step):
                 a = buf[:min(step, N - s)]
                 if f.readinto(memoryview(a).cast("B")) != a.nbytes: raise CheckpointError(f"{binp}: short read")
