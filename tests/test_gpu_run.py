@@ -1,10 +1,12 @@
-"""tools/gpu_run.sh on the CPU: one run of a small spec from a copy of the tree with nothing carried (an empty .whl/),
+"""tools/gpu_run.sh on the CPU: one run of a small spec from a copy of the tree with no wheels carried (an empty .whl/),
+a packed corpus cache copied where the runs look for it,
 the code version read from .dormouse-commit, the record packed without checkpoints and with the command line that ran,
 then landed into runs/ (and refused a second time). tools/slim_tree.sh in a clone of its own: `on` leaves only the
 named record under runs/, `off` brings every file back with `git status` clean."""
-import gzip, hashlib, json, os, subprocess, sys, tarfile
+import gzip, hashlib, json, os, shutil, subprocess, sys, tarfile
 import pytest
 from pathlib import Path
+from dormouse.records import code_hash
 from helpers import ROOT, env
 
 SPEC = """name: gpu_run_smoke
@@ -32,18 +34,23 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 @pytest.mark.slow
 def test_gpu_run_one_run_then_land(tmp_path):
-    tree = tmp_path / "tree"; tree.mkdir()             # the copy a GPU machine gets: code, no records
-    for d in ("dormouse", "tests", "tools", "nbs", "experiments"): (tree / d).symlink_to(ROOT / d)
-    (tree / ".whl").mkdir()                            # nothing carried: nothing installed
-    (tree / ".dormouse-commit").write_text(f"{COMMIT}\nclean\n")
+    tree = tmp_path / "tree"; tree.mkdir()             # the copy a GPU machine gets: code, no records, no git history
+    for d in ("dormouse", "tests", "tools", "nbs", "experiments"):
+        shutil.copytree(ROOT / d, tree / d, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    (tree / ".whl").mkdir()                            # no wheels carried: nothing installed
+    (tree / ".corpus").mkdir()                         # a packed corpus cache (`dormouse corpus --pack`), here a stand-in
+    for f in ("corpus-0123.json", "corpus-0123.u8.xz"): (tree / ".corpus" / f).write_text(f)
+    (tree / ".dormouse-commit").write_text(f"{COMMIT}\n")
     spec, out = tmp_path / "smoke.yaml", tmp_path / "out"
     spec.write_text(SPEC)
-    e = env(OUT=str(out), PYTHON=sys.executable, BUDGET_S="500", SITE=str(tmp_path / "site"))
+    cache = tmp_path / "cache"
+    e = env(OUT=str(out), PYTHON=sys.executable, BUDGET_S="500", SITE=str(tmp_path / "site"), DORMOUSE_CACHE=str(cache))
     for k in ("DORMOUSE_GIT_COMMIT", "DORMOUSE_GIT_DIRTY"): e.pop(k, None)
     r = subprocess.run(["bash", "tools/gpu_run.sh", str(spec), "control/0"], cwd=tree, env=e, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert sorted(p.name for p in out.iterdir()) == ["gpu_run_smoke.tgz"]      # the work folder is gone
+    assert all((cache / "corpus" / f).read_text() == f for f in ("corpus-0123.json", "corpus-0123.u8.xz"))
     with tarfile.open(out / "gpu_run_smoke.tgz") as t:
         names = t.getnames()
         run_dir = "runs/gpu_run_smoke/control/seed0"
@@ -54,7 +61,7 @@ def test_gpu_run_one_run_then_land(tmp_path):
         logs = [n for n in names if n.startswith("runs/gpu_run_smoke/ab_") and n.endswith(".log")]
         assert len(logs) == 1
         log = t.extractfile(logs[0]).read().decode()
-    assert f"# tools/gpu_run.sh {spec} control/0   (BUDGET_S=500)" in log and f"# commit {COMMIT} dirty=0" in log
+    assert f"# tools/gpu_run.sh {spec} control/0   (BUDGET_S=500)" in log and f"# commit {COMMIT};" in log
     ran = next(l for l in log.splitlines() if l.startswith("$ "))
     assert ran.startswith("$ timeout ") and f" tests/dormouse_cli.py ab {spec} --only control/0 --engine papermill " \
            "--no-checkpoints --runs-dir " in ran
@@ -65,7 +72,8 @@ def test_gpu_run_one_run_then_land(tmp_path):
     assert land.returncode == 0, land.stderr
     exp = tree / "runs" / "gpu_run_smoke"
     rec = json.loads((exp / "control/seed0/run.json").read_text())
-    assert rec["status"] == "ok" and rec["git_commit"] == COMMIT and rec["git_dirty"] is False
+    assert rec["status"] == "ok" and rec["git_commit"] == COMMIT and rec["git_dirty"] is None   # claimed, not known
+    assert rec["code_hash"] == code_hash(tree)                                                  # what ran: the copy
     raw = gzip.decompress((exp / "control/seed0/log.csv.gz").read_bytes())
     assert (exp / "logs.sha256").read_text() == f"{hashlib.sha256(raw).hexdigest()}  control/seed0/log.csv\n"
     assert not (exp / "logs.sha256.new").exists()

@@ -9,12 +9,13 @@
 #
 # First it installs what the copy carries: the wheels in .whl/ (pip --no-index into $SITE, default /tmp/site), the
 # Debian packages in .deb/ (dpkg -x into /: dict-gcide is the default corpus, fortunes the experiments' out-of-domain
-# text) and any files in .corpus/, a tree copied into / (e.g. .corpus/usr/share/dictd/gcide.dict.dz). `dormouse` runs
-# from the copy itself (tests/dormouse_cli.py with the copy first on PYTHONPATH): nothing needs to be installed.
+# text) and a packed corpus cache in .corpus/ (`dormouse corpus --source linux --pack .corpus`: copied into
+# $DORMOUSE_CACHE/corpus, default /tmp/dormouse-cache, where the run unpacks it). `dormouse` runs from the copy itself
+# (tests/dormouse_cli.py with the copy first on PYTHONPATH): nothing needs to be installed.
 #
-# The code version: DORMOUSE_GIT_COMMIT, else the file .dormouse-commit at the tree's root (its first line; a second
-# line `dirty` or `clean`), written before the tree is sent: `git rev-parse HEAD > .dormouse-commit`. Without either,
-# the copy's own git, if it has one.
+# The code version: a copy without git history claims the commit in .dormouse-commit at the tree's root, written before
+# the tree is sent (`git rev-parse HEAD > .dormouse-commit`), or in DORMOUSE_GIT_COMMIT; every record names it beside
+# the hash of the code that ran (`git_info`). The script checks the claim is one commit hash and prints it.
 #
 # BUDGET_S (optional): seconds for the whole script. Runs go in batches (PER_BATCH runs at once, default the spec's
 # `parallel`); a batch starts only when the time left exceeds the longest batch so far (GUESS_S before the first,
@@ -70,23 +71,25 @@ if ls .whl/*.whl >/dev/null 2>&1; then
   export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH} PATH=$SITE/bin:$PATH
 fi
 for f in .deb/*.deb; do [ -f "$f" ] && { dpkg -x "$f" / || die "dpkg -x $f failed"; }; done
-[ -d .corpus ] && { cp -a .corpus/. / || die "copying .corpus/ into / failed"; }
+if ls .corpus/corpus-*.json >/dev/null 2>&1; then
+  export DORMOUSE_CACHE=${DORMOUSE_CACHE:-/tmp/dormouse-cache}; mkdir -p "$DORMOUSE_CACHE/corpus"
+  cp .corpus/corpus-* "$DORMOUSE_CACHE/corpus/" || die "copying .corpus/ into $DORMOUSE_CACHE/corpus failed"
+fi
 export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
 # the code version
 if [ -z "${DORMOUSE_GIT_COMMIT:-}" ] && [ -f .dormouse-commit ]; then
-  c=$(sed -n 1p .dormouse-commit | tr -d '[:space:]'); d=$(sed -n 2p .dormouse-commit | tr -d '[:space:]')
-  [[ $c =~ ^[0-9a-f]{7,40}$ ]] || die ".dormouse-commit: its first line must be a commit hash, got '$c'"
+  c=$(tr -d '[:space:]' < .dormouse-commit)
+  [[ $c =~ ^[0-9a-f]{7,40}$ ]] || die ".dormouse-commit must hold one commit hash (git rev-parse HEAD > .dormouse-commit), got '$c'"
   export DORMOUSE_GIT_COMMIT=$c
-  case $d in dirty) export DORMOUSE_GIT_DIRTY=1;; clean) export DORMOUSE_GIT_DIRTY=0;; esac
 fi
 COMMIT=${DORMOUSE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
-[ "$COMMIT" = unknown ] && echo "gpu_run: no commit named (DORMOUSE_GIT_COMMIT or .dormouse-commit): the records will say so" >&2
+[ "$COMMIT" = unknown ] && echo "gpu_run: no commit named (.dormouse-commit or DORMOUSE_GIT_COMMIT): the records will say so" >&2
 DORMOUSE=("$PY" tests/dormouse_cli.py)
 WORK=$OUT/.work-$$; mkdir -p "$WORK"
 header() {   # the lines every log starts with
   echo "# $INVOKED${BUDGET_S:+   (BUDGET_S=$BUDGET_S)}"
-  echo "# commit $COMMIT${DORMOUSE_GIT_DIRTY:+ dirty=$DORMOUSE_GIT_DIRTY}; $(date -u +%Y-%m-%dT%H:%M:%SZ); $(hostname)"
+  echo "# commit $COMMIT; $(date -u +%Y-%m-%dT%H:%M:%SZ); $(hostname)"
   command -v nvidia-smi >/dev/null && echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | paste -sd ';')"
 }
 logged() {   # logged LOG CMD...: CMD under the time left (if BUDGET_S), its command line and output in LOG; its exit status
