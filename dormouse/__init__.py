@@ -36,5 +36,13 @@ _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # starts, so torch would silently run on every core after the Engram's first update: one thread count
 # for both, the user's. Only before numba is imported: numba refuses a pool size that changes after its
 # threads started (a notebook that imported numba first keeps numba's own count).
+# A thread count that is not a whole number >= 1 (0, -2, abc) would stop numba at import, --help included, and make
+# libgomp warn: one line says so and the default count is used.
+_v = _os.environ.get("OMP_NUM_THREADS")
+if _v is not None and not (_v.split(",")[0].strip().isdigit() and int(_v.split(",")[0]) >= 1):
+    print(f"dormouse: OMP_NUM_THREADS={_v!r} is not a whole number >= 1; ignored (the default thread count is used)",
+          file=__import__("sys").stderr)
+    del _os.environ["OMP_NUM_THREADS"]
 if _os.environ.get("OMP_NUM_THREADS") and "numba" not in __import__("sys").modules:
-    _os.environ.setdefault("NUMBA_NUM_THREADS", _os.environ["OMP_NUM_THREADS"])
+    _os.environ.setdefault("NUMBA_NUM_THREADS", _os.environ["OMP_NUM_THREADS"].split(",")[0].strip())   # "4,2": the outer level
+del _v

@@ -86,8 +86,11 @@ def load_model(ckpt, device=None):
 def file_bytes(path, seq_len: int, what: str = "file") -> np.memmap:
     "The raw bytes of the file at `path` (`what` names it in an error); refused without one whole window of `seq_len + 1`."
     p = Path(path)
-    if not p.is_file(): raise ConfigError(f"{what} {p}: no such file")
-    if p.stat().st_size < seq_len + 1: raise ConfigError(f"{what} {p}: {p.stat().st_size} bytes, fewer than one window of {seq_len + 1}")
+    if p.is_dir(): raise ConfigError(f"{what} {p} is a directory: give one file (its raw bytes are scored)")
+    if p.exists() and not p.is_file(): raise ConfigError(f"{what} {p} is not a regular file (a device or a pipe): give a file on disk")
+    if not p.exists(): raise ConfigError(f"{what} {p}: no such file")
+    n = p.stat().st_size
+    if n < seq_len + 1: raise ConfigError(f"{what} {p}: {n:,} byte{'' if n == 1 else 's'}, fewer than one window of {seq_len + 1}")
     return np.memmap(p, dtype=np.uint8, mode="r")
 
 def score_file(model, cfg, path, n_bytes: int | None = None) -> dict:

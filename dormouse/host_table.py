@@ -248,8 +248,8 @@ def pairwise_src(xs) -> str:
 
 # %% ../nbs/2_host_ram/21_host_table.ipynb #ffa28b97
 def kernel_cache_dir() -> Path:
-    "Where generated kernels (and numba's cache of them) live: $DORMOUSE_KERNEL_CACHE or ~/.cache/dormouse/kernels."
-    return Path(os.environ.get("DORMOUSE_KERNEL_CACHE", Path.home() / ".cache" / "dormouse" / "kernels"))
+    "Where generated kernels (and numba's cache of them) live: $DORMOUSE_KERNEL_CACHE, else $XDG_CACHE_HOME/dormouse/kernels or ~/.cache/dormouse/kernels."
+    return Path(os.environ.get("DORMOUSE_KERNEL_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dormouse" / "kernels")
 
 @functools.lru_cache(maxsize=None)
 def row_kernel(D: int):

@@ -2,10 +2,11 @@
 changes nothing. Table-driven: (what a user types, what the one line must say). The `dormouse`
 command runs in this process (`dormouse.cli.main`), except one case that checks, in a subprocess,
 that no traceback reaches the terminal and that `--debug` shows it."""
-import contextlib, io, subprocess, sys
+import contextlib, io, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from dormouse.cli import main
+from dormouse.spec import EXAMPLE
 from helpers import CLI, ROOT, env, run
 
 TRAIN = ["train", "--set", "train.steps=2", "--set", "train.progress=false", "--set", "train.eval_bytes=4096"]
@@ -20,16 +21,25 @@ def work(tmp_path_factory):
     (d / "list.yaml").write_text("- train\n- steps\n")
     (d / "small.txt").write_text("a few words of text, repeated. " * 64)          # 2 KB: a held-out part of 20 bytes
     (d / "plain.txt").write_text("not a run directory\n")
+    (d / "one.txt").write_text("x")
     run([*CLI, *TRAIN, "--out", str(d / "run"), "--set", f"data.cache_dir={cache}"])
     man = d / "edited" / "ckpt" / "step_000002" / "manifest.json"
     import shutil; shutil.copytree(d / "run", d / "edited")
     man.write_text(man.read_text().replace('"bytes"', '"bytez"', 1))             # a one-letter edit of a key
+    for name, text in (("empty", ""), ("garbage", "\x00\x7f not a step\n")):   # a `latest` pointer emptied or overwritten
+        shutil.copytree(d / "run", d / name); (d / name / "ckpt" / "latest").write_text(text)
+    spec = EXAMPLE.replace("data: {", f"data: {{cache_dir: {cache}, ")
+    (d / "dup.yaml").write_text(spec.replace("  engram: {engram: {enabled: true}}", "  engram: {engram: {enabled: true}}\n  control: {}"))
+    (d / "metric.yaml").write_text(spec.replace("metric: heldout_bpb", "metric: heldout_bpd"))
+    (d / "gate.yaml").write_text(spec.replace("check: unique_rows > 0", "check: unique_row > 0"))
+    (d / "broken.yaml").write_text(spec.replace("seeds: [0, 1]", "seeds: [0, 1"))
     return d, cache
 
 
 def cases(d, cache):
     c = ["--set", f"data.cache_dir={cache}"]
     out = ["--out", str(d / "new")]
+    ab = ["ab", "--runs-dir", str(d / "new"), "--engine", "python", "--no-progress"]
     t = [*TRAIN, *out, *c]
     return [  # (argv, what the line must say)
         ([*t, "--set", "engram.enabled=true", "--set", "engram.rows=2^40"], "Engram tables do not fit"),
@@ -59,6 +69,16 @@ def cases(d, cache):
         (["eval", "--ckpt", str(d / "run"), "--bytes", "-128"], "--bytes '-128': must be at least 1"),
         (["eval", "--ckpt", str(d / "run"), "--data", str(d / "missing.bin")], "--data"),
         (["eval", "--ckpt", str(d / "nowhere")], "no such checkpoint path"),
+        (["eval", "--ckpt", str(d / "run"), "--data", str(d)], f"--data {d} is a directory: give one file"),
+        (["eval", "--ckpt", str(d / "run"), "--data", "/dev/null"], "--data /dev/null is not a regular file"),
+        (["eval", "--ckpt", str(d / "run"), "--data", str(d / "one.txt")], "one.txt: 1 byte, fewer than one window"),
+        ([*TRAIN, "--out", str(d / "empty"), "--set", "train.steps=4", *c], "names '', which is not a checkpoint directory under"),
+        ([*TRAIN, "--out", str(d / "garbage"), "--set", "train.steps=4", *c], "`dormouse train` with --resume-from step_000002"),
+        (["eval", "--ckpt", str(d / "garbage")], "`dormouse eval` with --ckpt"),
+        ([*ab, str(d / "dup.yaml")], "key 'control' appears twice (lines 7 and 9); YAML would keep the last silently"),
+        ([*ab, str(d / "metric.yaml")], "'metric' 'heldout_bpd': no run records it in metrics.json or log.csv; did you mean 'heldout_bpb'?"),
+        ([*ab, str(d / "gate.yaml")], "'gates[0].check' reads 'unique_row': no run records it"),
+        ([*ab, str(d / "broken.yaml")], "broken.yaml: not valid YAML at line"),
     ]
 
 
