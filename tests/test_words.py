@@ -68,3 +68,13 @@ def test_exemptions_still_needed():
     for p, why in ALLOWED_TEXT:
         if p.startswith(r"\bgit show"): continue      # kept for citations of earlier commits, used or not
         assert re.search(p, everything, re.I), f"{p!r} ({why}) matches nothing any more: take it off"
+
+
+def test_cited_files_exist():
+    "Each `git show COMMIT:PATH` a text cites (the scripts records were made with) names a file that commit holds."
+    import pytest
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    if shallow == "true": pytest.skip("a shallow clone lacks the commits cited")
+    cited = {m for _, t in text_files() for m in re.findall(r"\bgit show ([0-9a-f]{7,40}:[^\s`)'\"]+)", t)}
+    missing = [c for c in sorted(cited) if subprocess.run(["git", "cat-file", "-e", c], cwd=ROOT).returncode != 0]
+    assert cited and not missing, f"cited but not in the history: {missing}"
