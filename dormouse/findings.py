@@ -7,7 +7,7 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/findings.html.md"""
 
 # %% auto #0
 __all__ = ['RUNS', 'SPECS', 'RUN_COLS', 'ARM_COLS', 'BIG', 'BASE', 'FLAT', 'PREFETCH', 'OFFLOAD', 'TRACE', 'TRACE_KEYS', 'CLAIM',
-           'TRAIN_ENGRAM', 'NOT_REPEATABLE', 'FLOOR', 'ENGRAM_EXPS', 'CARD_CSV', 'QUESTIONS', 'Experiment',
+           'TRAIN_ENGRAM', 'NOT_REPEATABLE', 'FLOOR', 'ENGRAM_EXPS', 'CARD_CSV', 'QUESTIONS', 'HEADLINES', 'Experiment',
            'experiment', 'status', 'verdicts', 'verdict_head', 'run_table', 'arm_table', 'fmt', 'bpb_at_steps', 'timed',
            'matched_time', 'palette', 'plot_bpb', 'show', 'capacity_curve', 'arm_spread', 'arm_spreads',
            'without_engram', 'plot_capacity', 'recommendation', 'engram_gap', 'gap_answer', 'means_in_order',
@@ -17,7 +17,8 @@ __all__ = ['RUNS', 'SPECS', 'RUN_COLS', 'ARM_COLS', 'BIG', 'BASE', 'FLAT', 'PREF
            'first_parting', 'partings', 'offload_answer', 'recorded_so_far', 'gap_words', 'lever_gaps', 'above_floor',
            'floor_words', 'verdict_rows', 'effect_text', 'robust_text', 'verdict_cells', 'read_all', 'q_rows',
            'q_capacity', 'q_lr', 'q_rate', 'q_locality', 'q_trace', 'q_claim', 'q_offload', 'q_card', 'q_bank',
-           'q_bank_cpu', 'q_fit', 'q_generic', 'answer_rows', 'record_link', 'answers_html', 'plot_card_memory']
+           'q_bank_cpu', 'q_fit', 'q_generic', 'answer_rows', 'record_link', 'answers_html', 'plot_card_memory',
+           'headlines', 'headlines_html']
 
 # %% ../nbs/4_experiments/43_findings.ipynb #380ac27e
 import json, math
@@ -845,3 +846,29 @@ def plot_card_memory(card: pd.DataFrame, cap_gib: float = 15.0):
     ax.axhline(cap_gib, ls="--", color="red", lw=1, label=f"the card's cap, {cap_gib:g} GiB")
     ax.set(ylabel="peak allocated GiB", xlabel="", title=f"the 16 GB card: peak memory at micro-batch {int(d.batch.iloc[0])} (dormouse-1b)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1)); fig.tight_layout(); plt.show()
+
+# %% ../nbs/4_experiments/43_findings.ipynb #hdl0cd01
+HEADLINES = [   # (topic, the question of QUESTIONS whose answer it shows, the page that holds the measurement)
+    ("What fits the 16 GB card", "What fits the 16 GB card?", "3_training/bench_card.html"),
+    ("What the card's levers cost", "Do the 16 GB card's bank levers cost held-out BPB?", "records/card16.html"),
+    ("What loop offload costs", "Does loop offload cut peak VRAM without moving BPB?", "records/loop_offload.html"),
+    ("What the host table and its prefetch cost a step", "Where is the measurement behind the host update's \"+2.3 % per step\"?", "2_host_ram/bench_prefetch.html"),
+    ("What a 12 GB host table costs a step", "Is the gather-locality cost of a 12 GB host table measurable in ms/step?", "2_host_ram/bench_prefetch.html"),
+    ("What the Engram's size does", "Does held-out BPB move from 4M to 16M Engram rows per order?", "records/engram_rows.html"),
+    ("Where the capacity curve bends", "At what load does a smaller Engram table start to cost BPB?", "records/engram_capacity.html"),
+    ("Whether the Engram pays here at all", "Does the Engram pay at a lower rate under the schedule?", "records/engram_rate.html"),
+]
+
+def headlines(answers: pd.DataFrame) -> pd.DataFrame:
+    "The landing page's results: for each of `HEADLINES`, the answer `answer_rows` gives, and the page that holds it."
+    a = answers.set_index("question").answer
+    return pd.DataFrame([dict(topic=t, finding=a[q], page=p) for t, q, p in HEADLINES])
+
+def headlines_html(t: pd.DataFrame, frm: str = "index.html") -> str:
+    "`headlines` as an HTML table, each finding linked to its page (relative to page `frm`), the findings chapter last."
+    import html, posixpath, re
+    rel = lambda h: posixpath.relpath(h, posixpath.dirname(frm) or ".")
+    md = lambda s: re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(str(s)))
+    rows = "".join(f'<tr><td><a href="{html.escape(rel(r.page))}">{html.escape(r.topic)}</a></td><td>{md(r.finding)}</td></tr>' for r in t.itertuples())
+    return (f'<table class="dm-headlines"><tbody>{rows}</tbody></table>'
+            f'<p>Every question with its verdicts and their intervals: <a href="{rel("4_experiments/findings.html")}">the findings</a>.</p>')

@@ -4,9 +4,12 @@ Builds the site (`dormouse.tooling.site.build_site`) into a temporary folder, se
 walks it in headless Chromium from the home page: every page loads, every internal link answers
 200, every image has pixels, nothing is fetched from outside localhost, no console errors, and
 every page built is reachable from the home page, and the chapters were run: a benchmark chapter's
-page shows what it read from its record in runs/. Screenshots of the home page and of one record
-go to $DOCS_SCREENSHOTS (e.g. runs/docs/screenshots) when set, else to a temporary folder; the
-test prints where.
+page shows what it read from its record in runs/. The site as a reader wants it: every page has a
+title of its own, the findings page opens with its answers table before any code, each record page
+is titled by its experiment with its verdicts before its (folded) code, and the build lost nothing
+(no chapter stopped, no API block failed: the strict build's failures). Screenshots of the home
+page, the findings and one record go to $DOCS_SCREENSHOTS (e.g. runs/docs/screenshots) when set,
+else to a temporary folder; the test prints where.
 
 If runs/ has no report yet, a small executed report with a figure is written into the temporary
 tree, so the image check always has a real figure to load.
@@ -60,15 +63,21 @@ class _Server(ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    from dormouse.tooling.site import build_site
+def built(tmp_path_factory):
+    "The strict build: its folder, and what it lost (every page is written either way)."
+    from dormouse.tooling.site import SiteError, build_site
     tmp = tmp_path_factory.mktemp("docs")
     runs = ROOT / "runs"
     assert (runs / "demo" / "report.ipynb").is_file()     # the committed demo record is the site's record page
     t = time.time()
-    out = build_site(tmp / "_docs", root=ROOT, runs=runs, quiet=True)
+    try: out, failures = build_site(tmp / "_docs", root=ROOT, runs=runs, quiet=True), []
+    except SiteError as e: out, failures = e.out, e.failures
     print(f"\ndocs: built {len(list(out.rglob('*.html')))} pages in {time.time() - t:.1f} s into {out} (records from {runs})")
-    return out
+    return out, failures
+
+
+@pytest.fixture(scope="module")
+def site(built): return built[0]
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +110,15 @@ def driver(tmp_path_factory):
 
 
 PAGE_JS = """
+const first = (sel) => document.querySelector(sel);
+const before = (a, b) => !!a && (!b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING));
 return {
   title: document.title,
+  answers_first: before(first('table.dm-answers'), first('.jp-CodeCell .jp-InputArea')),
+  verdicts_first: before(Array.from(document.querySelectorAll('.jp-RenderedMarkdown strong')).find(e => e.textContent === 'Verdicts'), first('.jp-CodeCell .jp-InputArea')),
+  inputs: document.querySelectorAll('.jp-CodeCell .jp-InputArea').length,
+  folded: document.querySelectorAll('details.dm-fold .jp-InputArea').length,
+  notes: Array.from(document.querySelectorAll('.dm-note')).map(n => n.textContent),
   h1: (document.querySelector('h1') || {}).textContent || '',
   nav: document.querySelectorAll('nav.dm-nav a').length,
   links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
@@ -181,9 +197,10 @@ def test_chapters_show_their_records(site):
 def test_screenshots(crawl, driver, server, tmp_path_factory, capsys):
     out = Path(os.environ.get("DOCS_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     out.mkdir(parents=True, exist_ok=True)
-    record = sorted(u for u in crawl["pages"] if "/records/" in u)[0]
+    recs = sorted(u for u in crawl["pages"] if "/records/" in u)
+    record = next((u for u in recs if u.endswith("/engram_rows.html")), recs[0])
     shots = []
-    for name, url in [("index", crawl["start"]), ("record", record)]:
+    for name, url in [("index", crawl["start"]), ("findings", server + "4_experiments/findings.html"), ("record", record)]:
         driver.get(url)
         h = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(1280, max(900, min(int(h), 6000)))
@@ -193,3 +210,41 @@ def test_screenshots(crawl, driver, server, tmp_path_factory, capsys):
     driver.set_window_size(1280, 900)
     with capsys.disabled():
         print(f"\ndocs: screenshots {', '.join(map(str, shots))} ({record.removeprefix(server)})")
+
+
+def test_build_lost_nothing(built):
+    "The strict build: no chapter stopped, no API block failed, every page processed."
+    assert not built[1], "the docs build failed:\n" + "\n".join(built[1])
+
+
+def test_pages_have_titles_of_their_own(crawl):
+    titles = {}
+    for u, p in crawl["pages"].items(): titles.setdefault(p["title"].strip(), []).append(u)
+    same = {t: us for t, us in titles.items() if len(us) > 1 or not t}
+    assert not same, f"pages that share a title: {same}"
+
+
+def _page(crawl, server, href):
+    p = crawl["pages"].get(server + href)
+    assert p, f"{href} was not reached from the home page"
+    return p
+
+
+def test_findings_answers_first(crawl, server):
+    p = _page(crawl, server, "4_experiments/findings.html")
+    assert p["answers_first"], "the findings page's answers table must come before its first code cell"
+    assert p["inputs"] and p["folded"] == p["inputs"], f"code left unfolded on the findings page: {p['folded']} of {p['inputs']} folded"
+    assert not p["notes"], p["notes"]
+
+
+def test_records_named_verdicts_first(crawl, server):
+    import yaml
+    recs = {u: p for u, p in crawl["pages"].items() if "/records/" in u}
+    assert recs
+    for u, p in recs.items():
+        run = ROOT / "runs" / u.removeprefix(server + "records/").removesuffix(".html")
+        if not (run / "spec.yaml").exists(): continue
+        name = yaml.safe_load((run / "spec.yaml").read_text())["name"]
+        assert p["h1"].startswith(f"{name} — ") and " against " in p["h1"], (u, p["h1"])
+        if (run / "decision.json").exists(): assert p["verdicts_first"], f"{u}: the verdicts must come before the report's code"
+        assert p["folded"] == p["inputs"], f"{u}: {p['inputs'] - p['folded']} code cell(s) not folded"

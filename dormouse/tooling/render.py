@@ -315,6 +315,9 @@ details.dm-fold > summary { cursor: pointer; color: #5a6b7d; font-size: .82rem; 
 details.dm-fold > summary:hover { background: #eef2f6; }
 .dm-verdicts table, .jp-RenderedMarkdown table { border-collapse: collapse; font-size: .9rem; }
 .dm-nav h3 { font-size: .74rem; color: #999; margin: .6rem 0 .15rem .45rem; font-weight: 600; }
+table.dm-answers, table.dm-headlines { border-collapse: collapse; font-size: .9rem; margin: .5rem 0 1rem; }
+table.dm-answers th, table.dm-answers td, table.dm-headlines td { border-top: 1px solid #ddd; padding: .35rem .5rem; vertical-align: top; text-align: left; }
+table.dm-answers td:nth-child(2), table.dm-headlines td:nth-child(2) { min-width: 20em; }
 @media (max-width: 800px) { .dm-layout { display: block; } .dm-nav { position: static; height: auto; border-right: 0; border-bottom: 1px solid #e3e3e3; } .dm-main { padding: 1rem; } }
 """
 
