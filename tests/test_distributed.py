@@ -1,0 +1,160 @@
+"""`torchrun` on the CPU with gloo: two ranks of 4 windows train what one process of 8 windows trains (losses,
+Engram tables and their momentum, to a bound measured here: the single process against itself with each
+micro-batch's rows reversed, the same sums added in another order), a rank killed with SIGKILL stops the job without a
+hang and the same command resumes it, and checkpoints move between world sizes (1 -> 2 and 2 -> 1) or are refused
+in one line when the batch does not split.
+
+The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
+OpenMP thread per rank (helpers.env)."""
+import json, os, shutil, signal, subprocess, sys, time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import CLI, ROOT, env, log, run, train_cmd
+
+STEPS, CKPT_EVERY, KILL_AT = 4, 2, 3
+SETS = ["engram.enabled=true", "engram.rows=4096", "engram.ram_reserve_gb=0.5", "optim.bank_dtype=split",
+        "optim.bank_state=int8", "train.accum=2", "data.batch_size=8", "data.seq_len=64", f"train.steps={STEPS}",
+        f"train.ckpt_every={CKPT_EVERY}", "train.eval_bytes=2048", "train.log_every=1", "train.progress=false",
+        "train.device=cpu"]
+TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--max-restarts", "0",
+            "--monitor-interval", "0.5"]
+
+
+def ranks_cmd(out, sets=SETS, script=None):
+    "`dormouse train` through torchrun on two local ranks (`script`: a launcher in place of `-m dormouse`)."
+    what = [str(script)] if script else ["-m", "dormouse"]
+    return [*TORCHRUN, *what, *train_cmd(out, sets)[len(CLI):]]
+
+
+def losses(out): return [float(r["loss"]) for r in log(out)]
+
+
+def tables(out, step=STEPS):
+    "Weights and momentum `[2, rows, dim]` of the checkpoint of `step`, and its `engram.json`."
+    d = Path(out) / "ckpt" / f"step_{step:06d}"
+    man = json.loads((d / "engram.json").read_text())
+    return np.fromfile(d / "engram.bin", dtype=np.float32), man
+
+
+REVERSED = """import sys
+import dormouse.train as train
+batch = train._Run.batch
+train._Run.batch = lambda self, i: batch(self, i).flip(0)    # the same windows, the rows in the other order
+from dormouse.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One process; the same with each micro-batch's rows reversed (the same sums, added in another order: the
+    measured bound); two ranks. Their run directories."""
+    root = tmp_path_factory.mktemp("dist")
+    one, flipped, two = root / "one", root / "flipped", root / "two"
+    (root / "reversed.py").write_text(REVERSED)
+    start = lambda args: subprocess.Popen(args, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs = [start(train_cmd(one, SETS)), start([sys.executable, str(root / "reversed.py"), *train_cmd(flipped, SETS)[len(CLI):]])]
+    r = run(ranks_cmd(two), check=False)
+    for p in procs:
+        out = p.communicate(timeout=600)[0]
+        assert p.returncode == 0, out[-3000:]
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return dict(one=one, flipped=flipped, two=two)
+
+
+SLACK = 8   # two draws of rounding noise: the ranks' gap may exceed the one measured by a few times
+
+
+def bound(a, b, ref):
+    "The largest difference between `a` and `b`, at least one float32 ulp of `ref`'s largest value."
+    return max(np.abs(a - b).max(), np.spacing(np.float32(np.abs(ref).max())))
+
+
+def test_two_ranks_train_what_one_process_trains(runs):
+    one, flipped, two = (np.array(losses(runs[k])) for k in ("one", "flipped", "two"))
+    tol, gap = bound(one, flipped, one), np.abs(one - two).max()
+    print(f"\nlosses, 1 process:        {one.tolist()}\nlosses, rows reversed:    {flipped.tolist()}"
+          f"\nlosses, 2 ranks:          {two.tolist()}\nlargest gap, 2 ranks {gap:.3g}; rows reversed {tol:.3g}")
+    assert len(one) == len(two) == STEPS
+    assert gap <= SLACK * tol, "two ranks and one process part by more than the measured reordering noise allows"
+    m = json.loads((runs["two"] / "metrics.json").read_text())
+    assert m["world_size"] == 2 and m["segments"][0]["world_size"] == 2 and m["tokens_per_step"] == 8 * 2 * 64
+
+
+def test_two_ranks_update_the_tables_as_one_process(runs):
+    (w1, m1), (w2, m2), (w3, _) = tables(runs["one"]), tables(runs["two"]), tables(runs["flipped"])
+    assert m1["t"] == m2["t"] == STEPS
+    n = len(w1) // 2           # weights, then momentum
+    for part, sl in (("tables", slice(0, n)), ("momentum", slice(n, None))):
+        tol, gap = bound(w1[sl], w3[sl], w1[sl]), np.abs(w1[sl] - w2[sl]).max()
+        print(f"\n{part}: largest difference 2 ranks {gap:.3g}, rows reversed {tol:.3g}, largest value {np.abs(w1[sl]).max():.3g}")
+        assert gap <= SLACK * tol, part
+
+
+def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path):
+    out = tmp_path / "killed"
+    launcher = tmp_path / "pause_rank1.py"
+    launcher.write_text(f"""import os, sys, time
+if os.environ.get("RANK") == "1":
+    import dormouse.train as train
+    after = train._Run.after_step
+    def after_then_pause(self, done):
+        after(self, done)
+        if done == {KILL_AT}: print("PAUSED", os.getpid(), flush=True); time.sleep(3600)
+    train._Run.after_step = after_then_pause
+from dormouse.cli import main
+sys.exit(main())
+""")
+    p = subprocess.Popen(ranks_cmd(out, script=launcher), cwd=ROOT, env=env(), stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    seen, t0 = [], time.time()
+    for line in p.stdout:
+        seen.append(line)
+        if line.startswith("PAUSED"): break
+        assert time.time() - t0 < 600, "".join(seen[-30:])
+    else: raise AssertionError("rank 1 never paused: " + "".join(seen[-30:]))
+    os.kill(int(line.split()[1]), signal.SIGKILL)
+    t_kill = time.time()
+    rest = p.communicate(timeout=120)[0]               # rank 0 waits in a collective: torchrun's agent must stop it
+    stopped = time.time() - t_kill
+    print(f"\ntorchrun exited {p.returncode} {stopped:.1f} s after the kill")
+    assert p.returncode != 0 and stopped < 60, rest[-2000:]
+    assert (out / "ckpt" / f"step_{CKPT_EVERY:06d}").is_dir() and not (out / "ckpt" / f"step_{2 * CKPT_EVERY:06d}").exists()
+    r = run(ranks_cmd(out))
+    assert "resuming from" in r.stdout + r.stderr
+    assert log(out) and [x["loss"] for x in log(out)] == [x["loss"] for x in log(runs["two"])], "the resumed run differs"
+    assert np.array_equal(tables(out)[0], tables(runs["two"])[0])
+
+
+def resume_copy(src, dst, step):
+    "A copy of run `src` cut back to its checkpoint of `step` (its later checkpoints, log rows and metrics gone)."
+    shutil.copytree(src, dst)
+    (dst / "metrics.json").unlink()
+    for c in (dst / "ckpt").glob("step_*"):
+        if int(c.name[5:]) > step: shutil.rmtree(c)
+    (dst / "ckpt" / "latest").write_text(f"step_{step:06d}\n")
+
+
+def test_checkpoints_move_between_world_sizes(runs, tmp_path):
+    one = np.array(losses(runs["one"]))
+    tol = bound(one, np.array(losses(runs["flipped"])), one)
+    up, down = tmp_path / "one_to_two", tmp_path / "two_to_one"
+    resume_copy(runs["one"], up, CKPT_EVERY); resume_copy(runs["two"], down, CKPT_EVERY)
+    run(ranks_cmd(up)); run(train_cmd(down, SETS))
+    for moved, ref in ((up, runs["one"]), (down, runs["two"])):
+        a, b = np.array(losses(moved)), np.array(losses(ref))
+        assert np.array_equal(a[:CKPT_EVERY], b[:CKPT_EVERY])     # the log kept up to the checkpoint
+        print(f"\n{moved.name}: largest loss gap after the move {np.abs(a - b).max():.3g} (tolerance {tol:.3g})")
+        assert np.abs(a - b).max() <= SLACK * tol
+    world = lambda run: [s.get("world_size", 1) for s in json.loads((run / "metrics.json").read_text())["segments"]]
+    assert world(up) == [1, 2] and world(down) == [2, 1]      # each part of the run names its world size
+
+
+def test_a_batch_that_does_not_split_is_refused_in_one_line(tmp_path):
+    r = run(ranks_cmd(tmp_path / "odd", [*SETS, "data.batch_size=7"]), check=False)
+    assert r.returncode != 0
+    lines = [l for l in (r.stdout + r.stderr).splitlines() if l.startswith("dormouse train: ")]
+    assert lines and all("data.batch_size=7" in l and "2 ranks" in l for l in lines), r.stdout[-2000:] + r.stderr[-2000:]
+    assert not (tmp_path / "odd" / "ckpt").exists()
