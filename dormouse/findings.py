@@ -330,7 +330,7 @@ def run_ms(e: Experiment) -> pd.DataFrame:
 # %% ../nbs/4_experiments/43_findings.ipynb #575d6e74
 def ms_vs_control(e: Experiment) -> str:
     """Per arm, its mean ms/step minus the control's among the runs of each commit that ran both: runs of one commit ran
-    the same code; between commits the code and the lent machine moved, so a range over all of them is not seed noise."""
+    the same code; between commits the code and the GPU machine moved, so a range over all of them is not seed noise."""
     ok = e.ok.dropna(subset=["ms_per_step"])
     out = []
     for a in e.spec.arms:
