@@ -20,8 +20,8 @@ from .records import write_manifest, write_json
 from .step import train_step
 
 # %% auto #0
-__all__ = ['CARD_GIB', 'LEVERS', 'OFFLOAD', 'CardArm', 'run', 'fits', 'largest_micro_batch', 'bench_card', 'add_card_bench_args',
-           'cli_bench_card']
+__all__ = ['CARD_GIB', 'LEVERS', 'OFFLOAD', 'MOE_PATHS', 'CardArm', 'run', 'fits', 'largest_micro_batch', 'bench_card',
+           'parse_moe_paths', 'moe_paths', 'bench_moe_paths', 'add_card_bench_args', 'cli_bench_card']
 
 # %% ../nbs/3_training/32_bench_card.ipynb #a38137eb
 CARD_GIB = 15.0           # a 16 GB card less its CUDA context and display
@@ -125,18 +125,78 @@ def bench_card(out, preset: str = "dormouse-1b", levers=tuple(LEVERS), batch: in
                                            wall_s=time.perf_counter() - t0))
     return dict(rows=rows, searches=searches, bus=bus)
 
+# %% ../nbs/3_training/32_bench_card.ipynb #moepath0cd
+from .config import ConfigError
+from .model import fused_grouped_mm
+MOE_PATHS = ("grouped", "loop")   # model.moe_path's forced paths (MoE.path): torch._grouped_mm, one matmul per expert
+
+def parse_moe_paths(s: str) -> tuple:
+    "`--moe-paths`: comma-separated MoE paths, each once (a `ConfigError` of one line otherwise)."
+    paths = tuple(p.strip() for p in s.split(",") if p.strip())
+    if not paths or any(p not in MOE_PATHS for p in paths) or len(set(paths)) != len(paths):
+        raise ConfigError(f"--moe-paths {s!r}: a comma-separated list of distinct paths out of {', '.join(MOE_PATHS)}")
+    return paths
+
+def moe_paths(preset: str = "dormouse-1b-16g", paths=MOE_PATHS, device=None, batch: int | None = None, accum: int | None = None,
+              seq: int = 512, warmup: int = 2, steps: int = 5, seed: int = 0, sets=()) -> list[dict]:
+    """`preset` trained with each MoE path in turn on one model: ms per optimizer step (`accum` micro-batches of `batch`,
+    the preset's unless given), the steps' times and the peaks after the warm-up steps; the kernel each path ran."""
+    dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    arm = CardArm(preset, "fp32", dev, seq, seed, sets=sets)     # lever "fp32": nothing over the preset's own bank settings
+    b, k = batch or arm.cfg.data.batch_size, accum or arm.cfg.train.accum
+    cap = torch.cuda.get_device_capability(arm.device) if arm.cuda else None
+    fused = bool(cap) and fused_grouped_mm(cap)
+    rows = []
+    for path in paths:
+        arm.model.loop.moe.path = path
+        x, times = arm.batch(b * k), []
+        for i in range(warmup + steps):
+            if i == warmup and arm.cuda: torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
+            t0 = time.perf_counter()
+            train_step(arm.model, arm.opt, x, arm.step_no, accum=k); arm.step_no += 1
+            if arm.cuda: torch.cuda.synchronize()
+            if i >= warmup: times.append((time.perf_counter() - t0) * 1e3)
+        peak = lambda f: f() / GiB if arm.cuda else None
+        kernel = ("fused grouped GEMM" if fused else "torch's fallback (an mm per expert)") if path == "grouped" else "an mm per expert (ours)"
+        rows.append(dict(preset=preset, path=path, kernel=kernel, batch=b, accum=k, seq=seq, ms_step=statistics.median(times),
+                         ms_steps=times, peak_alloc_gib=peak(torch.cuda.max_memory_allocated),
+                         peak_reserved_gib=peak(torch.cuda.max_memory_reserved),
+                         capability=".".join(map(str, cap)) if cap else None, auto_here="grouped" if fused else "loop"))
+    arm.model.loop.moe.path = None
+    return rows
+
+def bench_moe_paths(out, preset: str = "dormouse-1b-16g", paths=MOE_PATHS, batch=None, accum=None, seq: int = 512,
+                    warmup: int = 2, steps: int = 5) -> list[dict]:
+    "`moe_paths` side by side in one run; records `moe_paths.csv`, `moe_paths.json` and `manifest.json` in `out`."
+    import pandas as pd
+    out, dev = Path(out), torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    write_manifest(out, device=dev, preset=preset, moe_paths=list(paths))
+    t0 = time.perf_counter()
+    rows = moe_paths(preset, paths, dev, batch, accum, seq, warmup, steps)
+    for r in rows: print({k: v for k, v in r.items() if k != "ms_steps"}, flush=True)
+    pd.DataFrame(rows).drop(columns="ms_steps").to_csv(out / "moe_paths.csv", index=False)
+    write_json(out / "moe_paths.json", dict(rows=rows, preset=preset, wall_s=time.perf_counter() - t0))
+    return rows
+
 # %% ../nbs/3_training/32_bench_card.ipynb #09bef2f0
 def add_card_bench_args(p):
     p.add_argument("--out", required=True, help="folder for card.csv, card.json, manifest.json")
     p.add_argument("--preset", default="dormouse-1b")
     p.add_argument("--levers", default=",".join(LEVERS), help=f"comma-separated, of: {', '.join(LEVERS)}")
-    p.add_argument("--batch", type=int, default=8); p.add_argument("--seq", type=int, default=512)
+    p.add_argument("--batch", type=int, default=None, help="micro-batch (default: 8; with --moe-paths the preset's)")
+    p.add_argument("--accum", type=int, default=None, help="with --moe-paths: micro-batches per step (default: the preset's)")
+    p.add_argument("--seq", type=int, default=512)
     p.add_argument("--warmup", type=int, default=2); p.add_argument("--steps", type=int, default=5)
     p.add_argument("--cap-gib", type=float, default=CARD_GIB); p.add_argument("--budget-s", type=float, default=480.0)
+    p.add_argument("--moe-paths", default=None, metavar="PATHS", help=f"instead of the levers: the preset with each MoE path side "
+                   f"by side (comma-separated, of: {', '.join(MOE_PATHS)}), ms/step and peak per path")
 
 def cli_bench_card(args):
-    "`dormouse bench card`: the levers side by side under the card's cap."
+    "`dormouse bench card`: the levers side by side under the card's cap; with `--moe-paths`, the MoE paths side by side."
+    if args.moe_paths is not None:
+        return bench_moe_paths(args.out, args.preset, parse_moe_paths(args.moe_paths), args.batch, args.accum, args.seq,
+                               args.warmup, args.steps)
     levers = [l.strip() for l in args.levers.split(",") if l.strip()]
     bad = [l for l in levers if l not in LEVERS]
     if bad: raise ValueError(f"--levers: unknown {bad}; known: {', '.join(LEVERS)}")
-    bench_card(args.out, args.preset, levers, args.batch, args.seq, args.warmup, args.steps, args.cap_gib, args.budget_s)
+    bench_card(args.out, args.preset, levers, args.batch or 8, args.seq, args.warmup, args.steps, args.cap_gib, args.budget_s)
