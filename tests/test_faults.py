@@ -74,6 +74,7 @@ def test_ctrl_c_stops_ab_keeps_what_finished(tmp_path, cache):
     time.sleep(2); assert files(exp) == before                      # nothing runs on behind our back
 
 
+@pytest.mark.slow
 def test_sigterm_to_ab_alone_stops_its_runs(tmp_path, cache):
     "SIGTERM to the parent only (not its group): the run in flight is stopped by the parent itself."
     (tmp_path / "spec.yaml").write_text(SPEC.format(cache=cache))
@@ -94,3 +95,97 @@ def test_sigterm_to_ab_alone_stops_its_runs(tmp_path, cache):
     assert "interrupted by SIGTERM: 0 of 1 runs finished and kept, 1 stopped (control/seed0)" in one_line(err)
     assert status(exp, 0) == "interrupted"
     with run_lock(exp / "control/seed0", announce_now=False): pass      # its child is gone
+
+
+# ---------------------------------------------------------------- a resume with no step left
+
+SETS = ["train.steps=6", "train.ckpt_every=2", "train.eval_bytes=4096", "train.progress=false", "train.metrics_warmup=1",
+        "engram.enabled=true", "engram.rows=4096", "engram.lr_schedule=follow"]
+
+
+def train_args(out, cache, *sets):
+    return [*CLI, "train", "--out", str(out), *[a for s in [*SETS, f"data.cache_dir={cache}", *sets] for a in ("--set", s)]]
+
+
+def comparable(m):
+    "Every field an uninterrupted run and a rebuilt record must agree on: all but the clocks (and the code state, which others may change meanwhile)."
+    m = {k: v for k, v in m.items() if k not in ("wall_s", "rebuilt_from", "git_commit", "git_dirty", "code_hash")}
+    m["segments"] = [{k: v for k, v in s.items() if k not in ("wall_s",)} for s in m["segments"]]
+    return m
+
+
+def test_resume_with_no_step_left_rebuilds_metrics(tmp_path, cache):
+    out = tmp_path / "run"
+    run(train_args(out, cache))
+    whole = json.loads((out / "metrics.json").read_text())
+    kept = [c.name for c in list_checkpoints(out / "ckpt")]
+    assert whole["final_loss"] is not None and whole["engram_lr_last"] is not None and kept == ["step_000004", "step_000006"]
+    (out / "metrics.json").unlink()                                  # killed between the last checkpoint and metrics.json
+    shutil.copytree(out / "ckpt" / "step_000004", out / "ckpt" / "step_000002")   # ... and before the last save pruned
+    r = run(train_args(out, cache))
+    m = json.loads((out / "metrics.json").read_text())
+    assert m["rebuilt_from"].endswith("step_000006") and comparable(m) == comparable(whole), \
+        {k: (whole.get(k), m.get(k)) for k in set(m) | set(whole) if m.get(k) != whole.get(k)}
+    assert [c.name for c in list_checkpoints(out / "ckpt")] == kept and not list((out / "ckpt").glob(".tmp-*"))
+    incomplete = dict(whole, final_loss=None, ms_per_step=None, bytes_per_s=None, engram_lr_last=None)   # what a rebuild without the log wrote
+    (out / "metrics.json").write_text(json.dumps(incomplete))
+    run(train_args(out, cache))
+    assert comparable(json.loads((out / "metrics.json").read_text())) == comparable(whole)
+    r = run(train_args(out, cache))                                  # now complete: the same command changes nothing
+    assert "nothing changed" in r.stdout
+
+
+# ---------------------------------------------------------------- a full disk, read-only folders
+
+@pytest.fixture
+def small_disk(tmp_path):
+    "A 1.5 MiB tmpfs: room for one tiny checkpoint (0.9 MiB) and its log, not for two."
+    d = tmp_path / "disk"; d.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1536k", "tmpfs", str(d)]).returncode:
+        pytest.skip("mounting a size-limited tmpfs needs root (mount -t tmpfs)")
+    yield d
+    subprocess.run(["umount", "-l", str(d)])
+
+
+@pytest.mark.slow
+def test_full_disk_loses_nothing_and_leaves_nothing(small_disk, cache):
+    out = small_disk / "run"
+    args = [*CLI, "train", "--out", str(out), *[a for s in ["train.steps=6", "train.ckpt_every=2", "train.eval_bytes=4096",
+            "train.progress=false", f"data.cache_dir={cache}"] for a in ("--set", s)]]
+    for attempt in (1, 2):                                             # the run, then the same command again in place
+        r = run(args, check=False)
+        msg = one_line(r.stderr)
+        assert r.returncode == 1 and msg == (f"dormouse train: No space left on device while saving {out}/ckpt/step_000004 (removed; "
+            f"the last checkpoint is {out}/ckpt/step_000002); free some space (or point --out elsewhere) and run the same command "
+            "again: it goes on from the last checkpoint"), (attempt, msg)
+        assert [c.name for c in list_checkpoints(out / "ckpt")] == ["step_000002"] and verify_checkpoint(out / "ckpt" / "step_000002")
+        assert (out / "ckpt" / "latest").read_text() == "step_000002\n"
+        assert not list(out.rglob(".tmp-*")) and not list(out.glob(".lock.*")) and not (out / "metrics.json").exists()
+        assert [s for s, _ in losses(out)] == [str(i) for i in range(1, 5)]   # the steps trained, logged
+    subprocess.run(["mount", "-o", "remount,size=8m", str(small_disk)], check=True)   # space freed
+    r = run(args)
+    assert "resuming from" in r.stdout and "at step 2" in r.stdout
+    assert [s for s, _ in losses(out)] == [str(i) for i in range(1, 7)]
+    assert json.loads((out / "metrics.json").read_text())["status"] == "ok"
+
+
+@pytest.mark.slow
+def test_read_only_folders_are_one_line(small_disk, cache, tmp_path):
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    base = ["train", "--set", "train.steps=2", "--set", "train.progress=false", "--set", "train.eval_bytes=4096"]
+    cases = [([*CLI, *base, "--out", str(small_disk / "run"), "--set", f"data.cache_dir={cache}"], {}, str(small_disk / "run")),
+             ([*CLI, *base, "--out", str(tmp_path / "a"), "--set", f"data.cache_dir={small_disk}/corpus"], {}, f"{small_disk}/corpus"),
+             ([*CLI, *base, "--out", str(tmp_path / "b"), "--set", f"data.cache_dir={cache}", "--set", "engram.enabled=true",
+               "--set", "engram.rows=4096"], dict(DORMOUSE_KERNEL_CACHE=str(small_disk / "kernels")), str(small_disk / "kernels"))]
+    for args, extra, where in cases:
+        r = run(args, check=False, **extra)
+        msg = one_line(r.stderr)
+        assert r.returncode == 1 and msg.startswith(f"dormouse train: Read-only file system: {where}") and "read-only: give a writable" in msg, msg
+    assert not list(small_disk.iterdir())
+
+
+def test_bad_thread_counts_are_one_warning():
+    for v in ("0", "-2", "abc"):
+        r = run([*CLI, "--help"], check=False, OMP_NUM_THREADS=v)
+        assert r.returncode == 0 and "COMMAND" in r.stdout, r.stderr
+        assert r.stderr.strip() == f"dormouse: OMP_NUM_THREADS={v!r} is not a whole number >= 1; ignored (the default thread count is used)", r.stderr
