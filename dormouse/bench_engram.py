@@ -18,7 +18,7 @@ from .records import write_manifest
 # %% auto #0
 __all__ = ['BYTES_PER_ROW', 'LEVERS', 'ENGRAM_LOG', 'copy_bandwidth', 'rand_ids', 'naive_update', 'timeit', 'gbs_touched',
            'bench_table', 'lever_name', 'run_host', 'summarise', 'mapping_info', 'flatness', 'flat_summary',
-           'bench_train', 'modes_check', 'add_engram_bench_args', 'cli_bench_engram']
+           'bench_train', 'modes_check', 'adam_vs_momentum', 'add_engram_bench_args', 'cli_bench_engram']
 
 # %% ../nbs/2_host_ram/24_bench_engram.ipynb #04534b21
 @nb.njit(parallel=True, cache=True)
@@ -294,6 +294,25 @@ def modes_check(device="cuda", steps: int = 12, rows: int = 1 << 12) -> dict:
                 max_abs_table_diff=float((wh - wd).abs().max()), metrics_host=eh.step_metrics())
 
 # %% ../nbs/2_host_ram/24_bench_engram.ipynb #266d1b0c
+def adam_vs_momentum(rows: int = 1 << 20, U: int = 50_000, reps: int = 15, dim: int = 32, n_orders: int = 3, seed: int = 0) -> dict:
+    """The host update's ms at `U` unique rows: the momentum rule (ordinary and Sinkhorn steps) on today's table, and
+    sparse row Adam on a table with two state rows, timed in alternation in one run; their ratios."""
+    rng = np.random.default_rng(seed)
+    mom, adam = (HostTable(n_orders, rows, dim, states=k) for k in (1, 2))
+    args = [(rand_ids(n_orders * rows, U, rng, True), (rng.standard_normal((U, dim)) * 1e-4).astype(np.float32)) for _ in range(reps + 2)]
+    fns = dict(momentum=lambda i, g: mom.momentum_update(i, g, False, 0.05, 0.9),
+               momentum_sinkhorn=lambda i, g: mom.momentum_update(i, g, True, 0.05, 0.9),
+               adam=lambda i, g: adam.adam_update(i, g, 1, 0.05, (0.9, 0.999), 1e-8))
+    for f in fns.values(): f(*args[0])                 # compile and fault in, untimed
+    ms = {k: [] for k in fns}
+    for i, g in args[1:]:
+        for k, f in fns.items():                       # in alternation: the same machine state for the three
+            t = time.perf_counter(); f(i, g); ms[k].append((time.perf_counter() - t) * 1e3)
+    med = {k: float(np.median(v)) for k, v in ms.items()}
+    return dict(rows=rows, n_orders=n_orders, dim=dim, U=U, reps=len(args) - 1, median_ms=med,
+                adam_over_momentum=med["adam"] / med["momentum"], adam_over_sinkhorn=med["adam"] / med["momentum_sinkhorn"],
+                table_gb=dict(momentum=mom.nbytes / 1e9, adam=adam.nbytes / 1e9), numba_threads=nb.get_num_threads())
+
 def _thp() -> str | None:
     "This kernel's transparent huge page setting (the update's speed depends on it)."
     f = Path("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -310,6 +329,8 @@ def add_engram_bench_args(p: argparse.ArgumentParser):
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--copy-gb", type=float, default=1.0)
     p.add_argument("--no-host", action="store_true", help="skip the host update sweeps")
+    p.add_argument("--adam", action="store_true", help="also time sparse row Adam beside the momentum rule (adam_vs_momentum)")
+    p.add_argument("--adam-rows", default="2^20", help="rows per order of the tables in --adam")
     p.add_argument("--flatness", action="store_true", help="also time table sizes interleaved in rounds, warm and cold (flatness)")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--flat-reps", type=int, default=5, help="timed calls per size, prefetch and cache state in a round")
@@ -341,6 +362,9 @@ def cli_bench_engram(args):
         res["size_sweep"].to_csv(out / "size_sweep.csv", index=False)
         s = summarise(res["copy"], res["u_sweep"], res["size_sweep"], args.fixed_U)
         (out / "summary.json").write_text(json.dumps(s, indent=1)); print(json.dumps(s, indent=1))
+    if args.adam:
+        ad = adam_vs_momentum(parse_count(args.adam_rows), args.fixed_U, args.reps)
+        (out / "adam.json").write_text(json.dumps(ad, indent=1)); print(json.dumps(ad, indent=1))
     if args.flatness:
         fl = flatness(sizes=tuple(1 << int(k) for k in args.flat_sizes.split(",")), rounds=args.rounds, pages=args.pages, reps=args.flat_reps, prefetches=tuple(int(v) for v in args.prefetches.split(",")))
         fl.to_csv(out / "flatness.csv", index=False)
