@@ -282,7 +282,9 @@ def code_path(config: dict | None, metrics) -> dict:
     "The code-path settings a run ran: `CODE_PATH` from its config (defaults where the record predates a key) and `MEASURED_PATH` from its metrics."
     flat = {**_flat(to_dict(Config())), **_flat(config or {})}
     measured = {k: getattr(v, "item", lambda: v)() for k, v in ((k, metrics.get(k)) for k in MEASURED_PATH)}   # numpy scalars as Python's
-    return {**{k: flat.get(k) for k in CODE_PATH}, **{k: None if v != v else v for k, v in measured.items()}}   # NaN: not recorded
+    off = [p for p in ("engram", "counts") if flat.get(f"{p}.enabled") is False]      # a switched-off part's path is no path
+    path = {k: None if any(k.startswith(p + ".") for p in off) else flat.get(k) for k in CODE_PATH}
+    return {**path, **{k: None if v != v else v for k, v in measured.items()}}   # NaN: not recorded
 
 def run_fingerprint(config: dict, metrics) -> str:
     "What makes two runs the same configuration (the seed aside): every setting that changes a number, the code path, the machine."
