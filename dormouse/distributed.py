@@ -133,14 +133,18 @@ class _Loss(torch.nn.Module):
     def __init__(self, model): super().__init__(); self.model = model
     def forward(self, idx, targets, offloader=None): return self.model.loss(idx, targets, offloader=offloader)
 
-def ddp_loss(model, device):
-    """`loss_fn` for `train_step`: the loss through DDP (gradients averaged over ranks during backward), with the
-    cross-entropy it reports averaged over ranks (the mean over the global micro-batch, what rank 0 logs)."""
+def ddp_loss(model, device, accum: int = 1):
+    """`loss_fn` for `train_step`: the loss through DDP, with the cross-entropy it reports averaged over ranks (the
+    mean over the global micro-batch, what rank 0 logs). Of a step's `accum` micro-batches only the last one's
+    backward averages the gradients over the ranks (DDP's `no_sync` for the others: one all-reduce per step)."""
     with warnings.catch_warnings():       # torch 2.13 names a successor that does not yet leave buffers alone at init
         warnings.simplefilter("ignore", FutureWarning)
         ddp = DistributedDataParallel(_Loss(model), device_ids=[device] if device.type == "cuda" else None,
                                       broadcast_buffers=False)   # buffers (routing load, bias) are kept equal by `sync_balance`
+    calls = [0]
     def loss_fn(idx, targets, offloader=None):
+        calls[0] += 1
+        ddp.require_backward_grad_sync = calls[0] % accum == 0     # what `no_sync` sets, read by DDP's forward
         loss, ce = ddp(idx, targets, offloader=offloader)
         ce = ce.detach().clone(); dist.all_reduce(ce)
         return loss, ce / dist.get_world_size()
@@ -178,7 +182,7 @@ class RankRun(_train._Run):
         if self.model.engram is not None: share_engram(self.model.engram)
         sync_balance(self.model)
         if "bank" in self.opt.opts: split_newton_schulz(self.opt.opts["bank"], ranks)
-        self.loss_fn = ddp_loss(self.model, self.device)
+        self.loss_fn = ddp_loss(self.model, self.device, self.accum)
 
     def batch(self, i: int) -> torch.Tensor:
         "This rank's rows of micro-batch `i` (the union over ranks is the single process's micro-batch `i`)."
