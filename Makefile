@@ -8,7 +8,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # No global OMP_NUM_THREADS: `make demo`'s `dormouse ab` splits the cores between its parallel arms
 # itself (an OMP_NUM_THREADS in the environment wins). Only `make test` pins one thread per process.
 
-.PHONY: setup demo test test-gpu export lab docs docs-check corpus-linux
+.PHONY: setup demo test test-slow test-gpu export lab docs docs-check corpus-linux
 
 setup:
 	@bash tools/bootstrap.sh
@@ -24,16 +24,14 @@ corpus-linux: setup
 	  export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q linux-source-6.12 >/dev/null; }; }
 	$(BIN)/dormouse corpus --source linux
 
-# The module is what the notebooks export; the notebooks' tests; then pytest.
-# Two notebooks at once (and pytest's parallel training runs) on CI's 2-core box: one torch thread
-# per process is much faster than two fighting (unless OMP_NUM_THREADS is set already).
-test: export OMP_NUM_THREADS ?= 1
-test: setup
-	bash tools/check_export.sh
-	$(BIN)/python tools/readme.py --check
-	$(BIN)/nbdev-test --n-workers 2 --timing
-	WITH_CHROMIUM=1 bash tools/bootstrap.sh
-	$(BIN)/python -m pytest -q tests
+# The module is what the notebooks export; the notebooks' tests; then pytest, two workers, the slow tests left
+# out; its wall time, bootstrap included, printed last (tools/test.sh says how).
+test:
+	@bash tools/test.sh
+
+# What `make test` leaves out: the notebooks' `#| slow` cells and pytest's `slow` tests.
+test-slow:
+	@bash tools/test.sh slow
 
 # GPU and slow cells too (run this on the GPU machine).
 test-gpu: setup
