@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from fastcore.basics import patch
 from .config import ConfigError, _deep_merge, make_config
-from .records import git_info, repo_root, write_json
+from .records import file_sha256, git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
 from .spec import Spec, SpecError, arm_overrides, load_spec
 from .decision import decide, load_runs, pooled_runs
@@ -193,7 +193,8 @@ def execute(run: Run, engine: str, template: Path | None = None, threads: int | 
     if stopper.stopped.is_set(): return None
     run.dir.mkdir(parents=True, exist_ok=True)
     rec = dict(experiment=run.params["experiment"], arm=run.arm, seed=run.seed, status="running", error=None,
-               engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info())
+               engine=engine, started=_now(), host=socket.gethostname(), pid=os.getpid(), params=run.params, **git_info(),
+               spec_sha256=file_sha256(run.dir.parent.parent/"spec.yaml"))   # the spec snapshot it ran, hashed
     if gpu is not None: rec["gpu"] = gpu
     if sharing is not None: rec["sharing"] = sharing    # matched-time comparisons need runs that had their GPU alone
     write_json(run.dir/"run.json", rec)

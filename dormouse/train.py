@@ -27,7 +27,9 @@ from .memory import GB, table_bytes
 from .prefetch import Pipeline, uses_pipeline
 
 # %% auto #0
-__all__ = ['TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'finished_run', 'train', 'add_train_args', 'cli_train']
+__all__ = ['ALLOC_CONF', 'PHASES', 'TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'expandable_segments',
+           'cuda_outside_gib', 'memory_cap', 'uncap', 'phase_peak', 'memory_metrics', 'format_allocator',
+           'allocator_now', 'finished_run', 'train', 'add_train_args', 'cli_train']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -75,6 +77,101 @@ def read_log(path) -> list[dict]:
             try: return float(v)
             except ValueError: return v
     with open(path, newline="") as f: return [{k: num(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+# %% ../nbs/3_training/30_train.ipynb #memcap0cd1
+import warnings
+from .memory import GiB
+ALLOC_CONF = "PYTORCH_CUDA_ALLOC_CONF"
+PHASES = ("train", "eval", "checkpoint")     # where the allocator's peaks are kept apart
+
+def expandable_segments() -> str:
+    """Ask the CUDA caching allocator for expandable segments unless the environment already says (either way);
+    the allocator settings that hold. Before CUDA starts the environment is enough; after, they are set at run time."""
+    name = "PYTORCH_ALLOC_CONF" if "PYTORCH_ALLOC_CONF" in os.environ else ALLOC_CONF   # torch's newer name wins where set
+    have = os.environ.get(name, "")
+    if "expandable_segments" in have: return have
+    conf = ",".join(filter(None, [have, "expandable_segments:True"]))
+    os.environ[name] = conf
+    if torch.cuda.is_initialized():
+        warnings.warn("CUDA started before the memory cap: expandable segments are on from now, the segments reserved "
+                      f"so far stay fixed (set {ALLOC_CONF}=expandable_segments:True before the process starts)")
+        setter = getattr(torch._C, "_accelerator_setAllocatorSettings", None) or torch.cuda.memory._set_allocator_settings  # torch < 2.9
+        setter("expandable_segments:True")
+    return conf
+
+def cuda_outside_gib(device) -> float:
+    """GiB of `device` in use outside this process's caching allocator: the CUDA context, the kernels loaded so far,
+    the libraries' own buffers (and any other process on the GPU). The card must hold these beside the cap."""
+    torch.cuda.synchronize(device)
+    free, total = torch.cuda.mem_get_info(device)
+    return (total - free - torch.cuda.memory_reserved(device)) / GiB
+
+def memory_cap(cap_gib: float, device) -> dict | None:
+    """Cap this process's CUDA allocator at `cap_gib` GiB of `device`, with expandable segments: the cap, the device's
+    total, the fraction, the allocator settings and the memory outside the allocator once CUDA has started. Called
+    before the model is built; None without a cap. A CPU run is refused (`make_config` refuses it first)."""
+    if not cap_gib: return None
+    if device.type != "cuda":
+        raise ConfigError(f"train.memory_cap_gib={cap_gib:g} caps the CUDA allocator, and this run's device is {device.type}")
+    conf = expandable_segments()
+    device = torch.device("cuda", torch.cuda.current_device() if device.index is None else device.index)
+    torch.cuda.init(); torch.empty(1, device=device)           # the context and the allocator's first segment
+    total = torch.cuda.get_device_properties(device).total_memory
+    get = getattr(torch.cuda, "get_per_process_memory_fraction", None)    # (not in every torch)
+    restore = get(device) if get else 1.0
+    fraction = min(1.0, cap_gib * GiB / total)
+    torch.cuda.set_per_process_memory_fraction(fraction, device)
+    return dict(memory_cap_gib=cap_gib, memory_cap_fraction=fraction, device_total_gib=total / GiB, alloc_conf=conf,
+                cuda_context_gib=cuda_outside_gib(device), _restore=restore)
+
+def uncap(cap: dict | None, device):
+    "Give the allocator back the fraction it had before `memory_cap` (a later run in the same process is not capped by this one)."
+    if cap: torch.cuda.set_per_process_memory_fraction(cap["_restore"], device)
+
+def _fold(peaks: dict, phase: str, device):
+    "The allocator's peaks since the last fold (or reset) join `phase`'s; the peaks start again. CUDA only."
+    if device.type != "cuda": return
+    a, r = torch.cuda.max_memory_allocated(device), torch.cuda.max_memory_reserved(device)
+    pa, pr = peaks[phase]; peaks[phase] = (max(pa, a), max(pr, r))
+    torch.cuda.reset_peak_memory_stats(device)
+
+@contextlib.contextmanager
+def phase_peak(peaks: dict, phase: str, device):
+    "The allocator's peak inside belongs to `phase`; the peak before it to the training steps since the last fold."
+    _fold(peaks, "train", device)
+    try: yield
+    finally: _fold(peaks, phase, device)
+
+def memory_metrics(peaks: dict, cap: dict | None, device, measured: bool = True) -> dict:
+    """`metrics.json`'s memory figures: peak allocated and reserved GiB per phase and their largest, the cap and the
+    memory outside the allocator at the start and now (None where not measured: a CPU, a record rebuilt from its log)."""
+    cuda = device.type == "cuda" and measured
+    if cuda: _fold(peaks, "train", device)
+    d = {f"peak_{what}_gib_{p}": peaks[p][i] / GiB if cuda and peaks[p][i] else None
+         for p in PHASES for i, what in enumerate(("allocated", "reserved"))}
+    for i, what in enumerate(("allocated", "reserved")):
+        d[f"peak_{what}_gib"] = max(v[i] for v in peaks.values()) / GiB if cuda else None
+    d.update({k: v for k, v in (cap or {}).items() if not k.startswith("_")})
+    if cap: d["cuda_context_gib_end"] = cuda_outside_gib(device) if cuda else None
+    return d
+
+def format_allocator(f: dict) -> str:
+    "The allocator's figures (`memory_metrics` keys, plus `allocated_gib` and `reserved_gib` now) as one clause of a message."
+    s = (f"the allocator had {f['allocated_gib']:.2f} GiB allocated (peak {f['peak_allocated_gib']:.2f}) and "
+         f"{f['reserved_gib']:.2f} GiB reserved (peak {f['peak_reserved_gib']:.2f})")
+    if f.get("memory_cap_gib"):
+        s += (f" under a cap of {f['memory_cap_gib']:.2f} GiB (fraction {f['memory_cap_fraction']:.4f} of "
+              f"{f['device_total_gib']:.2f} GiB)")
+    elif f.get("device_total_gib"): s += f" of {f['device_total_gib']:.2f} GiB, no cap"
+    if f.get("cuda_context_gib") is not None:
+        s += f"; outside the allocator (CUDA context, kernels, libraries) {f['cuda_context_gib']:.2f} GiB"
+    return s
+
+def allocator_now(peaks: dict, cap: dict | None, device) -> dict:
+    "The allocator's figures now, for `format_allocator`: allocated and reserved, the peaks so far, the cap, the memory outside it now."
+    return dict(memory_metrics(peaks, cap, device), allocated_gib=torch.cuda.memory_allocated(device) / GiB,
+                reserved_gib=torch.cuda.memory_reserved(device) / GiB,
+                device_total_gib=torch.cuda.get_device_properties(device).total_memory / GiB, cuda_context_gib=cuda_outside_gib(device))
 
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
 def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None):
@@ -130,6 +227,8 @@ class _Run:
         sha = self.corpus.manifest.get("sha256")
         checkpoint = _resume_point(cfg, self.ckroot, resume_from, sha, allow_change) if resume else None
         if self.device.type == "cuda": torch.set_float32_matmul_precision("high")
+        self.memcap = memory_cap(cfg.train.memory_cap_gib, self.device)   # before anything is built on the device
+        self.peaks = {p: (0, 0) for p in PHASES}                          # the allocator's peak bytes (allocated, reserved) by phase
         seed_everything(self.train_cfg.seed)
         self.model = build_model(cfg, self.device)
         if self.model.engram is not None and cfg.engram.lr_schedule == "follow":   # the tables' rate times the backbone's factor
@@ -207,7 +306,7 @@ def step(self: _Run, s: int):
                            extra=extra))
     issued = len(self.times) + len(self.queue)      # the steps this process has run
     if issued == self.train_cfg.metrics_warmup and self.device.type == "cuda":
-        torch.cuda.reset_peak_memory_stats(self.device); self.peak_reset = True
+        torch.cuda.reset_peak_memory_stats(self.device); self.peak_reset = True; self.peaks["train"] = (0, 0)
 
 # %% ../nbs/3_training/30_train.ipynb #fl0code01
 @patch
@@ -256,7 +355,7 @@ def eval_heldout(self: _Run, step: int):
     checkpoint keeps), with the compiled blocks run eagerly (`eager`)."""
     self.where = f"the evaluation at step {step}"
     self.flush()
-    with self.eager():
+    with self.eager(), phase_peak(self.peaks, "eval", self.device):
         r = evaluate(self.model, self.corpus.heldout, self.n_eval, self.seq_len, self.batch_size, self.device)
     print_eval(step, r)
     self.evals.append(dict(step=step, **r))
@@ -271,7 +370,8 @@ def checkpoint(self: _Run, step: int):
     "Save the run at `step`, once the queued steps are read back and checked."
     self.where = f"the checkpoint at step {step}"
     self.flush(); self.log.sync()
-    _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
+    with phase_peak(self.peaks, "checkpoint", self.device):
+        _save(self.ckroot, step, self.model, self.opt, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
 
 @patch
 def after_step(self: _Run, done: int):
@@ -303,14 +403,12 @@ def finish(self: _Run, status: str) -> dict:
     for k in ("forward_ms", "backward_ms", "optimizer_ms", "update_ms"):   # where the step's time goes (update: the host's)
         v = _timed_ms(rows, segments, self.train_cfg.metrics_warmup, k)
         self.metrics[k] = statistics.median(v) if v else None
-    cuda = self.device.type == "cuda"
     self.metrics.update(status=status, ms_per_step=ms, ms_per_step_n=len(timed),
                         bytes_per_s=(self.tokens_per_step / (ms / 1e3)) if ms else None, final_loss=self.last_row["loss"] if self.last_row else (rows[-1]["loss"] if rebuilt and rows else None),
                         mfu=(self.flops_per_step / (ms / 1e3) / self.peak_flops) if ms and self.peak_flops else None,
                         mfu_with_optimizer=((self.flops_per_step + self.optimizer_flops) / (ms / 1e3) / self.peak_flops)
                                            if ms and self.peak_flops else None,
-                        peak_allocated_gib=torch.cuda.max_memory_allocated(self.device) / 2**30 if cuda and not rebuilt else None,
-                        peak_reserved_gib=torch.cuda.max_memory_reserved(self.device) / 2**30 if cuda and not rebuilt else None,
+                        **memory_metrics(self.peaks, self.memcap, self.device, measured=not rebuilt),   # per phase, the cap, the context
                         evals=self.evals, heldout_bpb_start=next((e["bpb"] for e in self.evals if e["step"] == 0), None),
                         segments=segments, wall_s=sum(s["wall_s"] for s in segments),
                         engram_lr_last=None if eng is None else eng.last_update.get("lr") if not rebuilt   # the last update's rate, as it ran
@@ -326,9 +424,7 @@ def out_of_memory(self: _Run, e: Exception) -> str:
     """What ran out, where (`self.where`), the micro-batch, the run's peak, what was kept, and the levers this run has
     not taken: one message. Torch's own text follows it whole (it names the GPU's capacity and the allocator's hints)."""
     b, k, off, o = self.batch_size, self.accum, self.cfg.offload, self.cfg.optim
-    since = " since its warm-up steps" if self.peak_reset else ""
-    peak = (f"; the run had allocated at most {torch.cuda.max_memory_allocated(self.device) / 2**30:.1f} GiB{since}"
-            if self.device.type == "cuda" else "")
+    peak = f"; {format_allocator(allocator_now(self.peaks, self.memcap, self.device))}" if self.device.type == "cuda" else ""
     graphs = self.train_cfg.compile and self.train_cfg.compile_mode == "reduce-overhead"   # CUDA graphs refuse accum > 1
     levers = ([f"data.batch_size={b // 2} train.accum={2 * k}" + (" train.compile_mode=default" if graphs else "")
                + f" (still {b * k} rows per step)"] if b % 2 == 0 else [])
@@ -379,6 +475,7 @@ def _loop(run: _Run) -> dict:
         raise OutOfDeviceMemory(msg) from None
     finally:
         run.log.close()                               # whatever ended the loop, an interrupt too
+        uncap(run.memcap, run.device)                 # a later run in this process is not capped by this one
         if run.pipeline is not None:
             try: run.pipeline.close()
             except Exception:
