@@ -11,7 +11,7 @@ STEPS, CKPT = 8, 4
 
 @pytest.fixture(scope="session")
 def cache(tmp_path_factory):
-    "One corpus cache for the whole session (the default GCIDE corpus, built once)."
+    "One corpus cache for the whole test run (the default GCIDE corpus, built once)."
     return tmp_path_factory.mktemp("corpus")
 
 
