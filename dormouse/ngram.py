@@ -15,7 +15,7 @@ from .data import batch_at, load_corpus
 # %% auto #0
 __all__ = ['PAD', 'HASH_SEED', 'CODE_SEED', 'EXACT_MAX', 'MAX_ORDER', 'FOLDS', 'WHITESPACE', 'DEFAULT_RUNGS', 'SURVEY_KEYS',
            'splitmix64', 'hash_words', 'code_words', 'hash_fingerprint', 'fold_table', 'ngram_keys', 'occupancy',
-           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split',
+           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split', 'repeats',
            'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey', 'same_windows']
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #2774e4f2
@@ -199,12 +199,36 @@ def distinct_split(tokens, orders, seq_len: int) -> dict:
     if n_starts <= 0: raise ValueError(f"{len(tokens):,} bytes are shorter than one window of {seq_len + 1}")
     x = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)[None]   # the last window's input ends 2 bytes early
     heads, text = {}, {}
-    for k in range(1, max(orders) + 1):
+    for k in range(1, max([n for n in orders if n <= EXACT_MAX], default=0) + 1):   # exact ids; hashed orders below
         c = ngram_codes(x, k)[0, k - 1:]                     # the text's k-grams by start position
         heads[k] = _unique(c[:n_starts])                     # the first k bytes of some window
         if k in orders: text[k] = np.union1d(heads[k], c[n_starts:])
     pad = lambda n, k: sum(PAD << (9 * m) for m in range(k, n))      # the PAD symbols above k bytes
-    return {n: np.sort(np.concatenate([text[n]] + [heads[k] + pad(n, k) for k in range(1, n)])) for n in orders}
+    out = {n: np.sort(np.concatenate([text[n]] + [heads[k] + pad(n, k) for k in range(1, n)])) for n in orders if n <= EXACT_MAX}
+    hashed = [n for n in orders if n > EXACT_MAX]
+    if hashed: out.update(_hashed_split(x[0], hashed, n_starts))
+    return out
+
+def _hashed_split(x: np.ndarray, ns, n_starts: int) -> dict:
+    """Sorted distinct hashed ids (`ngram_codes`'s, orders above 7) of the order-`n` contexts, for each `n` in `ns`, of the
+    text `x` and of every window start: the k-gram that opens a window, k < n, hashed with the PAD symbols above it.
+    One pass of k = 1..max(ns): the ids of k bytes are the same for every order (`code_words`)."""
+    cw, L = code_words(max(ns)), len(x)
+    h, parts, out = np.zeros(L, dtype=np.int64), {n: [] for n in ns}, {}
+    for k in range(1, max(ns) + 1):
+        h[k - 1:] ^= cw[k - 1][x[:L - k + 1]]                # h[e]: the id of the k bytes ending at e
+        if any(n > k for n in ns):
+            u = _unique(h[k - 1: k - 1 + n_starts])           # the k bytes that open some window
+            for n in ns:
+                if n > k: parts[n].append(u ^ np.bitwise_xor.reduce(cw[k:n, PAD]))   # the PAD symbols at lags k..n-1
+        if k in ns:
+            out[k] = np.unique(np.concatenate(parts.pop(k) + [h[k - 1:]]))
+    return out
+
+def repeats(codes: np.ndarray, at_least=(2, 8)) -> dict:
+    "How many distinct ids occur at least 2 (8, ...) times in `codes`: `{'ge2': ..., 'ge8': ...}`."
+    _, c = np.unique(np.ravel(codes), return_counts=True)
+    return {f"ge{m}": int((c >= m).sum()) for m in at_least}
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #319698bd
 def expected_shared(d: int, rows: int) -> float:
@@ -222,7 +246,8 @@ def rung_stats(codes: np.ndarray, n: int, words: torch.Tensor, i: int, rows) -> 
     "For distinct ids `codes` of order `n`: load, expected and measured occupied rows, z, expected and measured shared share per rows."
     h, d, out = ngram_hash(codes, n, words, i), len(codes), []
     for r in rows:
-        _, counts = np.unique(h & (r - 1), return_counts=True)
+        counts = np.bincount(h & (r - 1), minlength=r) if r <= 1 << 27 else np.unique(h & (r - 1), return_counts=True)[1]
+        counts = counts[counts > 0]
         exp, var = occupancy(d, r)
         out.append(dict(rows=r, load=d / r, expected=exp, occupied=len(counts),
                         z=(len(counts) - exp) / math.sqrt(var) if var > 0 else 0.0,
@@ -238,13 +263,17 @@ def ngram_survey(cfg, rows=DEFAULT_RUNGS, target: float = 0.01, tokens=None) -> 
     data, tr, orders = cfg.data, cfg.train, list(cfg.engram.orders)
     tokens = load_corpus(data).train if tokens is None else tokens
     words = hash_words(orders)
-    seen = distinct_seen(run_windows(tokens, tr.steps, data.batch_size, data.seq_len, tr.seed), orders)
+    windows = run_windows(tokens, tr.steps, data.batch_size, data.seq_len, tr.seed)
+    seen = distinct_seen(windows, orders)
     split = distinct_split(tokens, orders, data.seq_len)
+    text = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)[None]
+    rep = {n: (repeats(ngram_codes(windows, n)), repeats(ngram_codes(text, n)[0, n - 1:])) for n in orders}
     per = [dict(order=n, seen=len(seen[n]), split=len(split[n]),
+                seen_ge2=rep[n][0]["ge2"], seen_ge8=rep[n][0]["ge8"], text_ge2=rep[n][1]["ge2"], text_ge8=rep[n][1]["ge8"],
                 rows_needed_seen=rows_needed(len(seen[n]), target), rows_needed_split=rows_needed(len(split[n]), target),
                 rungs_seen=rung_stats(seen[n], n, words, i, rows), rungs_split=rung_stats(split[n], n, words, i, rows))
            for i, n in enumerate(orders)]
-    return dict(preset=cfg.preset, steps=tr.steps, batch_size=data.batch_size, seq_len=data.seq_len, seed=tr.seed,
+    return dict(preset=cfg.preset, corpus=data.source or (data.sources or ["gcide"]), steps=tr.steps, batch_size=data.batch_size, seq_len=data.seq_len, seed=tr.seed,
                 positions=tr.steps * data.batch_size * data.seq_len, train_bytes=len(tokens), orders=per,
                 target=target, hash=hash_fingerprint(words), wall_s=round(time.perf_counter() - t0, 2))
 
@@ -255,8 +284,10 @@ def format_ngram_survey(s: dict) -> str:
     "The survey as text: distinct counts, one block per count with a line per (order, rows), the rows needed."
     out = [f"{s['preset']}: {s['steps']:,} steps x {s['batch_size']} windows x {s['seq_len']} bytes = {s['positions']:,} "
            f"positions (seed {s['seed']}) from {s['train_bytes']:,} training bytes; {s['wall_s']:.1f} s",
-           "", f"{'order':>5} {'seen by the run':>16} {'in the split':>13}"]
-    out += [f"{o['order']:>5} {o['seen']:>16,} {o['split']:>13,}" for o in s["orders"]]
+           "", f"distinct contexts per order; of the run's, how many it sees at least 2 and 8 times; of the training text's n-grams, how many occur at least 2 and 8 times",
+           f"{'order':>5} {'seen by the run':>16} {'>=2':>11} {'>=8':>11} {'in the split':>13} {'text >=2':>11} {'text >=8':>11}"]
+    out += [f"{o['order']:>5} {o['seen']:>16,} {o.get('seen_ge2', 0):>11,} {o.get('seen_ge8', 0):>11,} {o['split']:>13,} "
+            f"{o.get('text_ge2', 0):>11,} {o.get('text_ge8', 0):>11,}" for o in s["orders"]]
     for part, title in (("seen", "the n-grams seen by the run"), ("split", "the n-grams of the whole training split")):
         out += ["", f"{title}: load = distinct / rows; occupied rows expected (uniform hash) and measured (this hash); "
                     f"shared = share of distinct n-grams whose row holds another",
@@ -270,10 +301,14 @@ def format_ngram_survey(s: dict) -> str:
     return "\n".join(out)
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #aba25212
-SURVEY_KEYS = ("data.sources", "data.cache_dir", "data.heldout_frac", "data.seq_len", "data.batch_size", "train.steps", "train.seed")
+SURVEY_KEYS = ("data.sources", "data.source", "data.max_bytes", "data.cache_dir", "data.heldout_frac", "data.seq_len", "data.batch_size", "train.steps", "train.seed")
+
+_KEY_DEFAULTS = {"data.source": "", "data.max_bytes": 0}   # keys younger than some records: their value before they existed
 
 def _at(d: dict, key: str):
-    for k in key.split("."): d = d[k]
+    for k in key.split("."):
+        if k not in d and key in _KEY_DEFAULTS: return _KEY_DEFAULTS[key]
+        d = d[k]
     return d
 
 def same_windows(a: dict, b: dict) -> bool:
