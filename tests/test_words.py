@@ -24,8 +24,6 @@ ALLOWED_TEXT_RE = re.compile("|".join(p for p, _ in ALLOWED_TEXT), re.I)
 # Files that may hold a word, and why. Records are never edited after their run.
 ALLOWED_FILES = {
     "tests/test_words.py": "this test: it lists the words",
-    "runs/loop_offload/decision.json": "written by `dormouse ab`: its gates' `why` quotes the spec as the runs had it "
-                                       "(the spec now says the same without the reference)",
     "runs/bench_prefetch/2026-11-30-a-both-6x8/bench.json": "the record as rebuilt from its run.log then; its README "
                                                             "says the same in today's words",
 }
