@@ -647,7 +647,10 @@ def capacity_sizing(exp_dir, s: dict) -> dict:
     if lv is None: raise SpecError(f"--capacity {exp_dir}: the control {spec.control} has fewer than 2 recorded seeds: no band")
     at = int(curve.set_index("arm").rows[lv["last_inside"]])
     rows = round_rows(max(1, -(-mine * at // d)))        # ceil(mine / (d / at)), in integers
-    return dict(experiment=spec.name, order=order, control=spec.control, band=[float(x) for x in lv["band"]], last_inside=lv["last_inside"],
+    lo, hi = lv["band"]    # an arm without an Engram no worse than the table's band: the table adds nothing, so needs no rows
+    off = {a: float(_scores(runs, a, spec.metric).mean()) for a in spec.arms if not arm_config(spec, a).engram.enabled}
+    helps = all((m > hi) if spec.goal == "lower" else (m < lo) for m in off.values()) if off else None
+    return dict(experiment=spec.name, without_engram=off, engram_helps=helps, order=order, control=spec.control, band=[float(x) for x in lv["band"]], last_inside=lv["last_inside"],
                 arm_rows=at, load=d / at, experiment_distinct=d, counts_from=source, first_out=lv["first_out"], distinct=mine, rows=rows,
                 preset=spec.preset, corpus=", ".join(cfg.data.sources) or DEFAULT_CORPUS, steps=cfg.train.steps,
                 batch_size=cfg.data.batch_size, seq_len=cfg.data.seq_len, seeds=list(spec.seeds))
@@ -666,4 +669,7 @@ def format_capacity(c: dict) -> str:
            f"caveat: measured on {c['corpus']}, preset {c['preset']}, {c['steps']:,} steps x {c['batch_size']} x {c['seq_len']} bytes, "
            f"seeds {c['seeds']}" + ("; the curve never left the band, so this is an upper bound on the rows needed (fewer may do), and a "
                                     "curve that never bends says nothing about larger models" if flat else "")]
+    if c.get("engram_helps") is False:
+        out.append("not a sizing rule: " + ", ".join(f"{a} (no Engram) scored {m:.4f}" for a, m in c["without_engram"].items())
+                   + ", no worse than the tables' band: this Engram adds nothing here, and a table that does not help needs no rows")
     return "\n".join(out)

@@ -227,9 +227,15 @@ def recommendation(e: Experiment, lv: dict | None, ng: dict, order: int = 4) -> 
     out = (f"{where}. **Rows per order ≈ distinct {order}-grams × {lv['factor']:.3g}**: for the {ng['preset']} run's {d:,} distinct "
            f"{order}-grams, {rows:,.0f} rows, {_pow2(round_rows(int(np.ceil(rows))))} as allocated")
     lo, hi = lv["band"]
+    helps = True
     for a, s in without_engram(e).items():
         if s["n"]: out += (f". {a} (no Engram): mean {e.spec.metric} {s['mean']:.4f} over {s['n']} seeds, "
                            + ("below" if s["mean"] < lo else "above" if s["mean"] > hi else "inside") + f" the control's band [{lo:.4f}, {hi:.4f}]")
+        if s["n"] and not (s["mean"] > hi if e.spec.goal == "lower" else s["mean"] < lo): helps = False
+    if not helps:   # the factor then measures how few rows a table that adds nothing tolerates, not what a useful one needs
+        out += (". **Not a sizing rule**: without an Engram the model scores no worse than with this table, so the factor says "
+                "how few rows a table that contributes nothing tolerates (a table that does not help needs no rows), "
+                "not how many rows an Engram that helps would need")
     return out if e.complete else f"provisional ({e.recorded} of {e.planned} runs recorded): {out}"
 
 # %% ../nbs/4_experiments/43_findings.ipynb #englr1cd
