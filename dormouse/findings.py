@@ -17,8 +17,8 @@ __all__ = ['RUNS', 'SPECS', 'RUN_COLS', 'ARM_COLS', 'BIG', 'BASE', 'FLAT', 'PREF
            'first_parting', 'partings', 'offload_answer', 'recorded_so_far', 'gap_words', 'lever_gaps', 'above_floor',
            'floor_words', 'verdict_rows', 'effect_text', 'robust_text', 'verdict_cells', 'read_all', 'q_rows',
            'q_capacity', 'q_lr', 'q_rate', 'q_locality', 'q_trace', 'q_claim', 'q_offload', 'q_card', 'q_bank',
-           'q_bank_cpu', 'q_fit', 'q_generic', 'answer_rows', 'record_link', 'answers_html', 'plot_card_memory',
-           'headlines', 'headlines_html']
+           'q_bank_cpu', 'q_fit', 'q_design', 'q_generic', 'answer_rows', 'record_link', 'answers_html',
+           'plot_card_memory', 'headlines', 'headlines_html']
 
 # %% ../nbs/4_experiments/43_findings.ipynb #380ac27e
 import json, math
@@ -649,7 +649,7 @@ CARD_CSV = RUNS/"bench_card"/"card.csv"
 
 def read_all() -> dict:
     "Everything the answers table and its figures read from `runs/`, computed once by the functions of this chapter."
-    R = {"exps": {n: experiment(n) for n in ENGRAM_EXPS + ("loop_offload", "card16", "bank_levers", "bank_levers_cpu", "ns_method")}}
+    R = {"exps": {n: experiment(n) for n in ENGRAM_EXPS + ("engram_design_cpu", "loop_offload", "card16", "bank_levers", "bank_levers_cpu", "ns_method")}}
     E = R["exps"]
     R["ng"] = ngram_record(RUNS)
     cap = E["engram_capacity"]
@@ -787,6 +787,15 @@ def q_fit(R) -> str:
     return ((f"{', '.join(sorted(set(none.lever)))}: no micro-batch fits under {s.cap_gib.iloc[0]:g} GiB; " if len(none) else "")
             + "the largest micro-batch of 512 bytes that does: " + ", ".join(f"{r.lever} (offload {r.offload}) {r.largest_batch}" for r in fits.itertuples()) + ".")
 
+def q_design(R) -> str:
+    "Which of the Engram designs beat every no-Engram seed at tiny on the CPU, each arm's mean against the control's seeds."
+    e = R["exps"]["engram_design_cpu"]
+    if (p := _pending(e)): return p
+    t = verdict_rows(e.dir)
+    keep = list(t.arm[t.verdict == "keep"])
+    return ((f"Yes for {', '.join(keep)}" if keep else "No design") + " beats every no-Engram seed: "
+            + "; ".join(f"{r.arm} {r['mean']:.4f} ({_where_row(r)})" for _, r in t.iterrows()) + ".")
+
 def q_generic(e: Experiment) -> str:
     if (p := _pending(e)): return p
     t = verdict_rows(e.dir)
@@ -798,6 +807,7 @@ QUESTIONS = [   # (question, the experiment or record that answers it, how the a
     ("At what load does a smaller Engram table start to cost BPB?", "engram_capacity", q_capacity),
     ("Why does the Engram not pay here: its constant rate?", "engram_lr", q_lr),
     ("Does the Engram pay at a lower rate under the schedule?", "engram_rate", q_rate),
+    ("Does the paper's Engram design (context gate, deeper injection, convolution, hash heads, folded keys, long orders, Adam) pay where today's does not? (tiny, CPU)", "engram_design_cpu", q_design),
     ("Is the gather-locality cost of a 12 GB host table measurable in ms/step?", "bench_prefetch", q_locality),
     ("Does the loop block's activation peak dominate at batch 1?", "memory_trace", q_trace),
     ("Where is the measurement behind the host update's \"+2.3 % per step\"?", "bench_prefetch", q_claim),
