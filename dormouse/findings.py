@@ -791,10 +791,15 @@ def q_design(R) -> str:
     "Which of the Engram designs beat every no-Engram seed at tiny on the CPU, each arm's mean against the control's seeds."
     e = R["exps"]["engram_design_cpu"]
     if (p := _pending(e)): return p
-    t = verdict_rows(e.dir)
-    keep = list(t.arm[t.verdict == "keep"])
-    return ((f"Yes for {', '.join(keep)}" if keep else "No design") + " beats every no-Engram seed: "
-            + "; ".join(f"{r.arm} {r['mean']:.4f} ({_where_row(r)})" for _, r in t.iterrows()) + ".")
+    t = verdict_rows(e.dir).set_index("arm")
+    keep = list(t.index[t.verdict == "keep"])
+    today = t.loc["today", "mean"] if "today" in t.index else None
+    better = [a for a in t.index if a != "today" and today is not None and t.loc[a, "mean"] < today]
+    return (f"{'Every' if len(keep) == len(t) else len(keep) and 'Some' or 'No'} Engram arm beats every no-Engram seed here"
+            + (f" ({', '.join(keep)})" if 0 < len(keep) < len(t) else "")
+            + (f"; the paper's design beats today's in {', '.join(better)}" if better else "; none of the paper's arms beats today's design")
+            + ": " + "; ".join(f"{a} {r['mean']:.4f}" for a, r in t.iterrows()) + f" against {t.control.iloc[0]} "
+            + f"{t.control_lo.iloc[0]:.4f}–{t.control_hi.iloc[0]:.4f}.")
 
 def q_generic(e: Experiment) -> str:
     if (p := _pending(e)): return p
