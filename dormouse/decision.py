@@ -377,6 +377,7 @@ def robustness(spec: Spec, runs, arm: str, verdict: str, pool=None) -> dict:
     if sds: out["effect_sd"] = float(max(sds))       # the larger seed sd of the two sides, for `seeds_needed`
     return out
 
+# %% ../nbs/4_experiments/41_decision.ipynb #85f75195
 def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
     """The verdict of `spec.rule` for each arm against the control, with every gate and check listed, and beside each
     verdict what it rests on (`robustness`). `pool`: the runs to take the noise floor from (`pooled_runs`; "auto":
@@ -431,6 +432,7 @@ def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
     out["text"] = "\n".join(lines)
     return out
 
+# %% ../nbs/4_experiments/41_decision.ipynb #55dc1039
 def robust_words(v: dict) -> str:
     "One line on what a verdict rests on: effect, interval, noise floor, and whether a seed more or less would flip it."
     e, ci, f = v.get("effect"), v.get("effect_ci"), v.get("noise_floor")
