@@ -11,7 +11,7 @@ from pathlib import Path
 from .pages import Page, RECORDS
 
 # %% auto #0
-__all__ = ['execute_notebook', 'execute_pages']
+__all__ = ['execute_notebook', 'chapter_inputs', 'execute_pages']
 
 # %% ../../nbs/5_tooling/52_execute.ipynb #e904e182
 def _is_template(nb: dict) -> bool:
@@ -65,8 +65,27 @@ def _execute_one(src, dst, threads: int = 1) -> str:
     said = [l for l in lines if l.startswith("stopped at ")] or lines   # else a crash: its last words
     return (said[-1] if said else f"stopped with exit status {r.returncode}")[:300]
 
-def execute_pages(pages: list[Page], folder, workers: int | None = None) -> dict:
-    "Run the chapters among `pages` into `folder`, several at once; {href: executed copy}. A failure becomes a note on its page."
+def chapter_inputs(root) -> str:
+    "SHA-256 over what a chapter's outputs depend on besides itself: the package's code, the specs and the records (`runs/`)."
+    import hashlib
+    root, h = Path(root), hashlib.sha256()
+    for top in ("dormouse", "experiments", "runs", "pyproject.toml"):
+        p = root / top
+        for f in (sorted(q for q in p.rglob("*") if q.is_file() and "__pycache__" not in q.parts) if p.is_dir() else [p] if p.is_file() else []):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+def _chapter_key(src: Path, inputs: str) -> str:
+    import hashlib
+    from nbdev.config import get_config
+    flags = get_config(src.parent).tst_flags
+    return hashlib.sha256(b"\0".join([Path(src).read_bytes(), inputs.encode(), str(flags).encode(), sys.version.encode()])).hexdigest()[:24]
+
+def execute_pages(pages: list[Page], folder, workers: int | None = None, cache=None) -> dict:
+    """Run the chapters among `pages` into `folder`, several at once; {href: executed copy}. A failure becomes a note on its page.
+    With `cache` (a folder), a chapter run before from the same notebook and the same `chapter_inputs` is reused, not run again;
+    each page's `seconds` says how long its run took (None: reused)."""
+    import shutil, time
     from concurrent.futures import ThreadPoolExecutor
     def runs(p):
         if p.section == RECORDS: return False
@@ -75,10 +94,23 @@ def execute_pages(pages: list[Page], folder, workers: int | None = None) -> dict
     todo = [p for p in pages if runs(p)]
     workers = max(1, min(workers or os.cpu_count() or 1, 8, len(todo) or 1))
     threads = max(1, (os.cpu_count() or 1) // workers)
+    if cache and todo:
+        from nbdev.config import get_config
+        inputs = chapter_inputs(get_config(todo[0].src.parent).config_path)
     def one(i, p):
         dst = Path(folder) / f"{i:03d}" / p.src.name   # its own name: the title falls back to it
+        kept = Path(cache) / f"{_chapter_key(p.src, inputs)}.ipynb" if cache else None
+        if kept and kept.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True); shutil.copyfile(kept, dst); p.seconds = None
+            return p.href, dst
+        t = time.perf_counter()
         if err := _execute_one(p.src, dst, threads):
             p.notes.append(f"running this chapter {err}; the outputs from there on are missing.")
+        elif kept:   # only a chapter that ran to its end is kept
+            kept.parent.mkdir(parents=True, exist_ok=True); tmp = kept.with_suffix(".tmp")
+            shutil.copyfile(dst, tmp); os.replace(tmp, kept)
+        p.seconds = time.perf_counter() - t
         return p.href, dst
     with ThreadPoolExecutor(workers) as ex: done = list(ex.map(one, range(len(todo)), todo))
     return {h: d for h, d in done if d.exists()}
+

@@ -34,6 +34,7 @@ class Page:
     rel_src: str = ""    # its path relative to nbs/ (all but records)
     group: str = ""      # a record's group in the sidebar (RECORD_GROUPS)
     label: str = ""      # its name in the sidebar, when not its title (a record: its run's path)
+    seconds: float | None = None   # how long running it took (None: not run, or reused: `execute_pages`)
 
     @property
     def qmd_path(self) -> str:

@@ -14,10 +14,12 @@ from .execute import execute_pages
 from .render import SITE_CSS, _exporter, process_notebook, record_notebook, render_page
 
 # %% auto #0
-__all__ = ['SiteError', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args', 'build_quarto', 'cli_docs']
+__all__ = ['EXECUTED', 'SiteError', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args', 'run_chapters',
+           'build_quarto', 'cli_docs']
 
 # %% ../../nbs/5_tooling/54_site.ipynb #d335ce43
 _MARK = ".dormouse-site"
+EXECUTED = "_proc/executed"   # chapters run before, by their inputs (ignored by git, like the rest of _proc/)
 
 def _project(root=None):
     "The project root, its nbs/ and the site settings from nbdev's config."
@@ -44,14 +46,15 @@ class SiteError(RuntimeError):
     "The site was built, but some page lost part of itself (a chapter that stopped, an API block not made, a page not processed)."
     def __init__(self, out, failures): self.out, self.failures = out, failures; super().__init__("\n".join(failures))
 
-def build_site(out="_docs", root=None, runs=None, quiet: bool = False, execute: bool = True, strict: bool = True) -> Path:
+def build_site(out="_docs", root=None, runs=None, quiet: bool = False, execute: bool = True, strict: bool = True, cache: bool = True) -> Path:
     """Build the docs site offline into `out` (relative to the current folder): chapters (run first, unless not `execute`), experiments,
-    records. Every page is written; then, if `strict` and any page lost part of itself, `SiteError` lists them."""
+    records. Every page is written; then, if `strict` and any page lost part of itself, `SiteError` lists them. With `cache`, a chapter
+    already run on the same inputs (`run_chapters`, `execute_pages`) is reused from `_proc/executed/`."""
     proj, nbs, title, desc, doc_url = _project(root)
     out = Path(out).absolute()
     cwd = Path.cwd(); os.chdir(proj)  # nbdev's processors read the config from the current folder
     try:
-        with _nbdev_config_cached(): pages = _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute)
+        with _nbdev_config_cached(): pages = _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute, cache)
     finally: os.chdir(cwd)
     failures = [f"{_shown(p.src, proj)}: {n}" for p in pages for n in p.notes]
     if strict and failures: raise SiteError(out, failures)
@@ -80,14 +83,14 @@ def _lab_static() -> Path:
     raise FileNotFoundError("nbconvert's lab template (lab/static/index.css) was not found")
 
 # %% ../../nbs/5_tooling/54_site.ipynb #c94886e4
-def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True) -> list[Page]:
+def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True, cache=True) -> list[Page]:
     runs = Path(runs) if runs is not None else proj / "runs"
     pages = find_pages(nbs, runs)
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     say(f"docs: {len(pages)} notebooks from {nbs} and {runs}/**/report.ipynb -> {out}")
     with tempfile.TemporaryDirectory(prefix="dormouse-docs-") as tmp:
         procd = {p.href: Path(tmp) / f"{i:03d}.ipynb" for i, p in enumerate(pages)}
-        executed = execute_pages(pages, Path(tmp) / "executed") if execute else {}
+        executed = execute_pages(pages, Path(tmp) / "executed", cache=proj / EXECUTED if cache else None) if execute else {}
         for i, p in enumerate(pages):
             src = executed.get(p.href, p.src)
             if p.section == RECORDS: src = record_notebook(src, Path(tmp) / "records" / f"{i:03d}.ipynb")   # named, verdicts first, code folded
@@ -147,9 +150,24 @@ def add_docs_args(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--out", default="_docs", help="folder to write the site into (default: _docs)")
     parser.add_argument("--runs", default=None, help="folder of experiment runs whose **/report.ipynb become records (default: runs/)")
     parser.add_argument("--no-execute", action="store_true", help="render the chapters as saved, without running them (faster; no outputs)")
+    parser.add_argument("--run-only", action="store_true", help="run the chapters as nbdev-test does, keep them for the next build, build nothing; exit 1 if one stops")
     parser.add_argument("--quarto", action="store_true", help="build with Quarto instead (nbdev-docs, into pyproject's doc_path; needs the quarto binary)")
     parser.add_argument("--quarto-prerender", action="store_true", help="run as Quarto's pre-render hook (see nbs/_quarto.yml)")
     return parser
+
+def run_chapters(root=None, workers: int | None = None) -> list[str]:
+    "Run every chapter into the cache (`EXECUTED`), printing each one's time; the chapters that stopped, with where and why."
+    import time
+    proj, nbs = _project(root)[:2]
+    pages, t = find_pages(nbs), time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="dormouse-run-") as tmp: execute_pages(pages, tmp, workers, cache=proj / EXECUTED)
+    for p in sorted(pages, key=lambda p: -(p.seconds or 0)):
+        if p.seconds is not None or p.notes: print(f"{p.rel_src}: {'stopped' if p.notes else 'ran'} in {p.seconds:.0f} s")
+    kept = sum(p.seconds is None and not p.notes for p in pages)
+    stopped = [f"{p.rel_src}: {n}" for p in pages for n in p.notes]
+    print(f"chapters: {len(pages) - kept} run, {kept} reused or not a chapter, {len(stopped)} stopped, in {time.perf_counter() - t:.0f} s")
+    for s in stopped: print(f"stopped: {s}", file=sys.stderr)
+    return stopped
 
 def build_quarto(root=None) -> int:
     "The Quarto build: `nbdev-docs`, with this interpreter's folder first on PATH so the pre-render step finds `dormouse`."
@@ -165,6 +183,7 @@ def build_quarto(root=None) -> int:
 def cli_docs(args) -> int:
     "`dormouse docs`: build the site (offline, or with Quarto when --quarto), or run Quarto's pre-render hook."
     if getattr(args, "quarto_prerender", False): quarto_prerender(); return 0
+    if getattr(args, "run_only", False): return 1 if run_chapters() else 0
     if getattr(args, "quarto", False):
         try: return build_quarto()
         except RuntimeError as e: print(f"dormouse docs --quarto: {e}", file=sys.stderr); return 2
