@@ -570,11 +570,20 @@ def leaves_band(curve, goal: str = "lower") -> dict | None:
                 first_out_load=None if out is None else out.load, unrecorded=gap, factor=1 / last.load)
 
 # %% ../nbs/4_experiments/41_decision.ipynb #occup0cd
-def ngram_record(runs_dir) -> dict | None:
-    "`runs_dir/ngrams/ngrams.json` with the config that made it (from its `manifest.json`); None while there is none."
-    d = Path(runs_dir) / "ngrams"
-    if not ((d / "ngrams.json").exists() and (d / "manifest.json").exists()): return None
-    return dict(json.loads((d / "ngrams.json").read_text()), config=json.loads((d / "manifest.json").read_text())["config"])
+def _corpus(data) -> tuple:
+    "The corpus a config's `data` names: its `source` and `sources` (both empty: the default corpus)."
+    data = data if isinstance(data, dict) else to_dict(data) if data is not None else {}
+    return (data.get("source") or "", tuple(data.get("sources") or ()))
+
+def ngram_record(runs_dir, data=None) -> dict | None:
+    """The n-gram survey of the corpus `data` names (a config's `data`; None: the default corpus) among `runs_dir/ngrams*/`
+    (`ngrams.json` and its `manifest.json`), with the config that made it; None while there is none."""
+    for d in sorted(Path(runs_dir).glob("ngrams*")):
+        if not ((d / "ngrams.json").exists() and (d / "manifest.json").exists()): continue
+        cfg = json.loads((d / "manifest.json").read_text())["config"]
+        if _corpus(cfg.get("data")) == _corpus(data):
+            return dict(json.loads((d / "ngrams.json").read_text()), config=cfg, record=d.name)
+    return None
 
 def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
     "Per arm and order: rows per order, table GB (with momentum), distinct n-grams seen, load factor, shared share."
@@ -623,10 +632,10 @@ def record_gaps(spec: Spec, runs, logs=None) -> list[str]:
 def _experiment_counts(exp_dir: Path, cfg, order: int) -> tuple[int, str]:
     "The experiment's distinct `order`-grams seen, and where they come from: the survey record beside it if it matches, else `ngram_survey`."
     from dormouse.ngram import ngram_survey, same_windows      # here, not at the top: they bring torch, which reading records needs not
-    rec = ngram_record(exp_dir.parent)
+    rec = ngram_record(exp_dir.parent, cfg.data)
     if rec is not None and same_windows(to_dict(cfg), rec["config"]):
         d = next((o["seen"] for o in rec["orders"] if o["order"] == order), None)
-        if d is not None: return d, f"{exp_dir.parent / 'ngrams'}/, a recorded survey of the same windows as its seed {cfg.train.seed}"
+        if d is not None: return d, f"{exp_dir.parent / rec['record']}/, a recorded survey of the same windows as its seed {cfg.train.seed}"
     s = ngram_survey(cfg, rows=[])
     return next(o["seen"] for o in s["orders"] if o["order"] == order), f"recomputed by ngram_survey of its base config at seed {cfg.train.seed}"
 
