@@ -17,7 +17,6 @@ ALLOWED_TEXT = [
     (r'scope="session"', "pytest's fixture scope, an API name"),
     (r"\bcalls? of `", "a call of a named function"),
     (r"the first call of a run", "the first call of a function within a run (bench_engram's untimed warm-up)"),
-    (r"\bgit show [0-9a-f]{7,40}:\S+", "a file of an earlier commit, which the repository's history holds"),
 ]
 ALLOWED_TEXT_RE = re.compile("|".join(p for p, _ in ALLOWED_TEXT), re.I)
 
