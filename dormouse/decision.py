@@ -15,8 +15,8 @@ from .memory import GB, round_rows, table_bytes
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 
 # %% auto #0
-__all__ = ['SCALARS', 'INTERVAL_RULES', 'NOT_THE_RUN', 'CODE_PATH', 'MEASURED_PATH', 'SUMMARY', 'bpb_history', 'load_runs',
-           'run_log', 'pack_logs', 'spread', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
+__all__ = ['SCALARS', 'LOGS', 'INTERVAL_RULES', 'NOT_THE_RUN', 'CODE_PATH', 'MEASURED_PATH', 'SUMMARY', 'bpb_history',
+           'load_runs', 'run_log', 'pack_logs', 'spread', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
            'unplanned_differences', 'keeps_if', 't_quantile', 'effect_interval', 'seeds_needed', 'leave_one_out',
            'code_path', 'run_fingerprint', 'pooled_runs', 'noise_floor', 'path_mismatches', 'robustness', 'decide',
            'robust_words', 'verdict_table', 'summary_table', 'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time',
@@ -56,24 +56,29 @@ def load_runs(exp_dir, spec: Spec | None = None):
     return pd.DataFrame(rows), (pd.concat(logs, ignore_index=True) if logs else pd.DataFrame()), pd.DataFrame(evals)
 
 # %% ../nbs/4_experiments/41_decision.ipynb #packlg0cd
+LOGS = ("log.csv", "log.csv.xz", "log.csv.gz")   # a run's step log: as written, packed, packed before xz
+
 def run_log(run_dir) -> Path | None:
-    "The step log of the run in `run_dir`: `log.csv`, or its gzip'd bytes `log.csv.gz`; None when it has neither."
-    return next((f for f in (Path(run_dir)/"log.csv", Path(run_dir)/"log.csv.gz") if f.exists()), None)
+    "The step log of the run in `run_dir`: `log.csv`, or its packed bytes `log.csv.xz` (`log.csv.gz`); None when it has none."
+    return next((f for f in (Path(run_dir)/n for n in LOGS) if f.exists()), None)
 
 def pack_logs(exp_dir) -> list[dict]:
-    """Gzip every `ARM/seedN/log.csv` under `exp_dir` into `log.csv.gz` (checked to unpack to the same bytes, then the
-    csv removed) and add each original's SHA-256 to `exp_dir/logs.sha256`; per log packed, its path and both sizes."""
-    import gzip, hashlib
+    """Pack every `ARM/seedN/log.csv` under `exp_dir` into `log.csv.xz` (checked to unpack to the same bytes, then the
+    csv removed) and add each original's SHA-256 to `exp_dir/logs.sha256`; repack each `log.csv.gz` the same way (its
+    bytes' SHA-256 is already listed). Per log packed: its path, the csv's bytes and the packed bytes."""
+    import gzip, hashlib, lzma
     exp_dir, out = Path(exp_dir), []
-    for f in sorted(exp_dir.glob("*/seed*/log.csv")):
-        raw = f.read_bytes()
-        packed = gzip.compress(raw, compresslevel=9, mtime=0)            # mtime 0: the same log packs to the same bytes
-        if gzip.decompress(packed) != raw: raise RuntimeError(f"{f}: gzip did not give back its bytes; left as it is")
-        gz = f.with_name("log.csv.gz"); tmp = gz.with_name(gz.name + ".tmp")
-        tmp.write_bytes(packed); tmp.replace(gz)
-        with open(exp_dir/"logs.sha256", "a") as h: h.write(f"{hashlib.sha256(raw).hexdigest()}  {f.relative_to(exp_dir)}\n")
+    for f in sorted([*exp_dir.glob("*/seed*/log.csv"), *exp_dir.glob("*/seed*/log.csv.gz")]):
+        raw = gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes()
+        packed = lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
+        if lzma.decompress(packed) != raw: raise RuntimeError(f"{f}: xz did not give back its bytes; left as it is")
+        xz = f.with_name("log.csv.xz"); tmp = xz.with_name(xz.name + ".tmp")
+        tmp.write_bytes(packed); tmp.replace(xz)
+        log = f.with_name("log.csv").relative_to(exp_dir)
+        if f.suffix != ".gz":
+            with open(exp_dir/"logs.sha256", "a") as h: h.write(f"{hashlib.sha256(raw).hexdigest()}  {log}\n")
         f.unlink()
-        out.append(dict(log=str(f.relative_to(exp_dir)), csv_bytes=len(raw), gz_bytes=len(packed)))
+        out.append(dict(log=str(log), csv_bytes=len(raw), packed_bytes=len(packed)))
     return out
 
 # %% ../nbs/4_experiments/41_decision.ipynb #7be494c4

@@ -3,7 +3,7 @@ a packed corpus cache copied where the runs look for it,
 the code version read from .dormouse-commit, the record packed without checkpoints and with the command line that ran,
 then landed into runs/ (and refused a second time). tools/slim_tree.sh in a clone of its own: `on` leaves only the
 named record under runs/, `off` brings every file back with `git status` clean."""
-import gzip, hashlib, json, os, shutil, subprocess, sys, tarfile
+import hashlib, lzma, json, os, shutil, subprocess, sys, tarfile
 import pytest
 from pathlib import Path
 from dormouse.records import code_hash
@@ -54,7 +54,7 @@ def test_gpu_run_one_run_then_land(tmp_path):
     with tarfile.open(out / "gpu_run_smoke.tgz") as t:
         names = t.getnames()
         run_dir = "runs/gpu_run_smoke/control/seed0"
-        assert {f"{run_dir}/{f}" for f in ("run.json", "run.ipynb", "metrics.json", "log.csv.gz")} <= set(names)
+        assert {f"{run_dir}/{f}" for f in ("run.json", "run.ipynb", "metrics.json", "log.csv.xz")} <= set(names)
         assert not any("ckpt" in n.split("/") or n.endswith(".lock") for n in names), names
         assert not any("/other/" in n or "/seed1" in n for n in names), names      # only the run asked for
         assert "runs/gpu_run_smoke/logs.sha256.new" in names
@@ -74,7 +74,7 @@ def test_gpu_run_one_run_then_land(tmp_path):
     rec = json.loads((exp / "control/seed0/run.json").read_text())
     assert rec["status"] == "ok" and rec["git_commit"] == COMMIT and rec["git_dirty"] is None   # claimed, not known
     assert rec["code_hash"] == code_hash(tree)                                                  # what ran: the copy
-    raw = gzip.decompress((exp / "control/seed0/log.csv.gz").read_bytes())
+    raw = lzma.decompress((exp / "control/seed0/log.csv.xz").read_bytes())
     assert (exp / "logs.sha256").read_text() == f"{hashlib.sha256(raw).hexdigest()}  control/seed0/log.csv\n"
     assert not (exp / "logs.sha256.new").exists()
     again = subprocess.run(["bash", "tools/gpu_run.sh", "land", str(out / "gpu_run_smoke.tgz")], cwd=tree, env=e,

@@ -1,7 +1,7 @@
-"""`tools/pack_logs.py`, as run on landed records: every run's log.csv becomes log.csv.gz with the same bytes, the
+"""`tools/pack_logs.py`, as run on landed records: every run's log.csv becomes log.csv.xz with the same bytes, the
 originals' SHA-256 go into logs.sha256 (checkable with `sha256sum -c` after unpacking), and the A/B reader reads the
 packed logs as it read the csv files."""
-import gzip, hashlib, shutil, subprocess, sys
+import hashlib, lzma, shutil, subprocess, sys
 from pathlib import Path
 from dormouse.decision import load_runs
 from helpers import ROOT, env
@@ -17,7 +17,7 @@ def test_pack_logs_cli(tmp_path):
                          text=True, check=True).stdout
     assert out.startswith(f"{exp}: 6 logs packed, ")
     for p, b in raw.items():
-        assert not p.exists() and gzip.decompress(p.with_name("log.csv.gz").read_bytes()) == b
+        assert not p.exists() and lzma.decompress(p.with_name("log.csv.xz").read_bytes()) == b
     lines = (exp / "logs.sha256").read_text().splitlines()
     assert lines == [f"{hashlib.sha256(raw[p]).hexdigest()}  {p.relative_to(exp)}" for p in logs]
     after = load_runs(exp)

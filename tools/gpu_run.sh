@@ -22,7 +22,7 @@
 # default 0) by MARGIN_S (default 15), and runs under `timeout` of the time left, so none is cut off half done
 # unless GUESS_S was too low. Without BUDGET_S every run goes in one `dormouse ab`.
 #
-# What comes back: OUT/NAME.tgz, the records without checkpoints (`tar tzf` to look), step logs gzip'd by
+# What comes back: OUT/NAME.tgz, the records without checkpoints (`tar tzf` to look), step logs packed (xz) by
 # tools/pack_logs.py with their SHA-256 in runs/NAME/logs.sha256.new (`land` appends them to runs/NAME/logs.sha256),
 # and beside the records each command line exactly as it ran with its console: runs/NAME/ab_DATE.log (experiments),
 # check/*.log, bench_NAME/run.log. Exit status 0 when everything asked for ran and passed.
