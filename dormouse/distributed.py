@@ -1,5 +1,6 @@
-"""`torchrun` runs the same training on several processes: the backbone under DDP, each rank a share of every
-micro-batch, the Engram's row gradients of all ranks merged into one update, checkpoints any world size can read.
+"""`torchrun` runs the same training on several processes: the backbone under DDP or sharded by FSDP2, each rank a
+share of every micro-batch, the Engram's row gradients of all ranks merged into one update, checkpoints any world
+size can read.
 
 Docs: https://dormouse-ml.github.io/dormouse/3_training/distributed.html.md"""
 
@@ -7,11 +8,13 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/distributed.html.md"""
 
 # %% ../nbs/3_training/35_distributed.ipynb #7bc8002a
 from __future__ import annotations
-import contextlib, copy, datetime, os, warnings
+import contextlib, copy, datetime, io, os, shutil, warnings
 from pathlib import Path
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
+from torch.distributed.tensor import DTensor
+from .checkpoint import CheckpointError, save_checkpoint, step_name
 from .config import Config, ConfigError
 from .data import batch_at
 from .lock import announce, run_lock
@@ -21,9 +24,9 @@ from .step import repeatable
 from . import train as _train
 
 # %% auto #0
-__all__ = ['TIMEOUT_S', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows', 'merge_parts', 'merge_rows',
-           'share_engram', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree', 'RankRun',
-           'train_ranks']
+__all__ = ['TIMEOUT_S', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows', 'merge_parts', 'merge_rows',
+           'share_engram', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
+           'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'RankRun', 'train_ranks']
 
 # %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
 TIMEOUT_S = 300   # a collective that waits longer raises (a rank that died without torchrun noticing)
@@ -153,12 +156,90 @@ def ddp_loss(model, device, accum: int = 1):
 
 # %% ../nbs/3_training/35_distributed.ipynb #3f83fc5c
 def ranks_agree(model) -> None:
-    "Raise when the ranks' weights differ (a float64 sum of every parameter and buffer, compared across ranks)."
-    s = torch.stack([t.detach().double().sum() for t in list(model.parameters()) + list(model.buffers())]).cpu()
+    """Raise when the ranks' weights differ (a float64 sum of every parameter and buffer, compared across ranks;
+    under FSDP2 the replicated ones: a sharded tensor has no replica to compare)."""
+    ts = [t for t in list(model.parameters()) + list(model.buffers()) if not isinstance(t, DTensor)]
+    s = torch.stack([t.detach().double().sum() for t in ts] or [torch.zeros((), dtype=torch.float64)]).cpu()
     got = [torch.zeros_like(s) for _ in range(dist.get_world_size())]
     dist.all_gather_object(got, s)
     bad = [r for r, g in enumerate(got) if not torch.equal(g, got[0])]
     if bad: raise RuntimeError(f"the ranks' weights differ (ranks {bad} against rank 0): the replicas went apart")
+
+# %% ../nbs/3_training/35_distributed.ipynb #f5d20a02
+def shard_fsdp(model, ranks: Ranks):
+    """Shard `model` in place with FSDP2: each prelude and coda block, the loop block's attention and MoE, then the root.
+    The split bank's low bits become `DTensor`s of this rank's experts; the Engram's device table is left out."""
+    from torch.distributed.fsdp import fully_shard
+    from torch.distributed.tensor import Shard, init_device_mesh
+    moe, eng = model.loop.moe, model.engram
+    if moe.n_experts % ranks.world:
+        raise ConfigError(f"model.n_experts={moe.n_experts} does not split over {ranks.world} ranks under train.parallel=fsdp "
+                          f"(each rank holds whole experts): use a multiple of {ranks.world}, or train.parallel=ddp")
+    mesh = init_device_mesh(moe.w13.device.type, (ranks.world,))
+    dense = [m for m in (moe.norm, moe.router, moe.shared) if m is not None]    # fp32 beside a split bank's bf16: own groups
+    for blk in [*model.prelude, model.loop.attn, *dense, moe, *model.coda]: fully_shard(blk, mesh=mesh)
+    fully_shard(model, mesh=mesh, ignored_params=set(eng.own_parameters()) if eng is not None else None)
+    if moe.split:
+        for name in ("w13_low", "w2_low"):
+            mine = getattr(moe, name).chunk(ranks.world)[ranks.rank].clone()
+            setattr(moe, name, DTensor.from_local(mine, mesh, [Shard(0)], run_check=False))
+    moe.bank_copies = lambda x: ()      # a copy made outside the MoE's forward would read the shards
+    return model
+
+def fsdp_loss(model, accum: int = 1):
+    """`loss_fn` for `train_step` under FSDP2: the model's loss, its cross-entropy averaged over ranks as `ddp_loss`
+    reports it. Of a step's `accum` micro-batches only the last one's backward reduce-scatters the gradients
+    (`set_requires_gradient_sync(False)` for the others: they add up unsharded, one reduction per step)."""
+    calls = [0]
+    def loss_fn(idx, targets, offloader=None):
+        calls[0] += 1
+        model.set_requires_gradient_sync(calls[0] % accum == 0)
+        loss, ce = model.loss(idx, targets, offloader=offloader)
+        ce = ce.detach().clone(); dist.all_reduce(ce)
+        return loss, ce / dist.get_world_size()
+    return loss_fn
+
+# %% ../nbs/3_training/35_distributed.ipynb #f5d20a04
+DCP = "dcp"     # a sharded checkpoint's folder of torch.distributed.checkpoint files
+
+def _sharded_state(model, opt):
+    "The model's and the optimizers' state dicts (DTensors where sharded) and the optimizers, for `dcp.save`/`dcp.load`."
+    from torch.distributed.checkpoint.state_dict import get_state_dict
+    opts = list(opt.opts.values())
+    msd, osd = get_state_dict(model, opts)   # a fresh optimizer's state is made first, by a step at lr 0
+    return dict(model=msd, optim=osd), opts
+
+def save_sharded(root, step: int, model, opt, train_state: dict, ranks: Ranks, writers=()) -> Path:
+    """Checkpoint `step` of a sharded run under `root`: every rank's shards through DCP into a staging folder, then
+    rank 0 publishes it inside today's checkpoint (`save_checkpoint`: `train.pt`, `writers`, manifest, one rename)."""
+    import torch.distributed.checkpoint as dcp
+    root = Path(root); stage = root / f".dcp-{step_name(step)}"
+    if ranks.writer:
+        root.mkdir(parents=True, exist_ok=True)
+        for d in root.glob(".dcp-*"): shutil.rmtree(d, ignore_errors=True)    # a killed save's shards
+    dist.barrier()
+    sd, _ = _sharded_state(model, opt)
+    dcp.save(sd, checkpoint_id=stage)      # returns once every rank's files and the metadata are written
+    if ranks.writer:
+        save_checkpoint(root, step, dict(train=train_state), writers=[lambda tmp: os.rename(stage, tmp / DCP), *writers])
+    dist.barrier()
+    return root / step_name(step)
+
+def load_sharded(checkpoint: dict, model, opt) -> None:
+    """Load a sharded checkpoint (`load_checkpoint`'s dict of its `train` part) into `model` and `opt`, sharded or
+    not, the optimizers' settings kept the run's (as `Optimizers.load_state_dict`); then the Engram's tables."""
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint.state_dict import set_state_dict
+    path = Path(checkpoint["dir"])
+    keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
+    sd, opts = _sharded_state(model, opt)
+    try: dcp.load(sd, checkpoint_id=path / DCP)
+    except Exception as e:
+        raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
+    set_state_dict(model, opts, model_state_dict=sd["model"], optim_state_dict=sd["optim"])
+    for k, o in opt.opts.items():
+        for g, s in zip(o.param_groups, keep[k]): g.update(s)
+    if model.engram is not None: model.engram.load_tables(path)
 
 # %% ../nbs/3_training/35_distributed.ipynb #ba728caa
 class _NullLog:
@@ -169,20 +250,31 @@ class _NullLog:
     def close(self): pass
 
 class RankRun(_train._Run):
-    "One rank's `_Run`: its share of each micro-batch, the backbone under DDP, the Engram's rows merged; rank 0 writes."
+    """One rank's `_Run`: its share of each micro-batch, the backbone under DDP or sharded by FSDP2
+    (`train.parallel`), the Engram's rows merged; rank 0 writes."""
     def __init__(self, cfg: Config, out_dir, ranks: Ranks, **kw):
-        if cfg.train.parallel == "fsdp":
-            raise ConfigError("train.parallel=fsdp is not available yet (the distributed chapter says what it lacks): "
-                              "use train.parallel=ddp")
         self.ranks, self.rows = ranks, rank_rows(cfg.data.batch_size, ranks)
+        self.fsdp = cfg.train.parallel == "fsdp"
         if not ranks.writer: cfg = copy.deepcopy(cfg); cfg.train.progress = False   # one progress bar: rank 0's
         super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
         if self.model.engram is not None: share_engram(self.model.engram)
         sync_balance(self.model)
-        if "bank" in self.opt.opts: split_newton_schulz(self.opt.opts["bank"], ranks)
-        self.loss_fn = ddp_loss(self.model, self.device, self.accum)
+        if self.fsdp: self.loss_fn = fsdp_loss(self.model, self.accum)    # the bank's Newton–Schulz: this rank's experts only
+        else:
+            if "bank" in self.opt.opts: split_newton_schulz(self.opt.opts["bank"], ranks)
+            self.loss_fn = ddp_loss(self.model, self.device, self.accum)
+
+    def shard(self, model):
+        "Under FSDP2, `model` sharded (`shard_fsdp`) before the optimizers are made over its parameters."
+        return shard_fsdp(model, self.ranks) if self.fsdp else model
+
+    def restore(self, checkpoint: dict):
+        if self.fsdp and "model" in checkpoint:
+            raise CheckpointError(f"{checkpoint['dir']} holds the whole model (written by one process or train.parallel=ddp): "
+                                  "train.parallel=fsdp resumes from sharded checkpoints only; resume it with train.parallel=ddp")
+        super().restore(checkpoint)
 
     def batch(self, i: int) -> torch.Tensor:
         "This rank's rows of micro-batch `i` (the union over ranks is the single process's micro-batch `i`)."
@@ -194,15 +286,25 @@ class RankRun(_train._Run):
         return self
 
     def eval_heldout(self, step: int):
-        "Rank 0 evaluates (every rank holds the same weights); the others only read their queued steps back."
+        """Rank 0 evaluates (every rank holds the same weights); the others only read their queued steps back.
+        Under FSDP2 every rank evaluates (a forward all-gathers), rank 0 alone prints."""
         if self.ranks.writer: return super().eval_heldout(step)
+        if self.fsdp:
+            with contextlib.redirect_stdout(io.StringIO()): return super().eval_heldout(step)
         self.flush()
 
     def checkpoint(self, step: int):
-        "Rank 0 writes today's single-process checkpoint, once every rank is known to hold the same weights."
+        """Rank 0 writes today's single-process checkpoint, once every rank is known to hold the same weights; under
+        FSDP2 every rank writes its shards (`save_sharded`), rank 0 the rest."""
         self.where = f"the checkpoint at step {step}"
         self.flush()
         ranks_agree(self.model)
+        if self.fsdp:
+            self.log.sync()
+            eng = self.model.engram if self.ranks.writer else None
+            state = _train._train_state(step, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
+            save_sharded(self.ckroot, step, self.model, self.opt, state, self.ranks, writers=[eng.save_tables] if eng is not None else [])
+            return
         if self.ranks.writer: super().checkpoint(step)
         dist.barrier()
 
@@ -231,9 +333,9 @@ def train_ranks(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bo
                 with run_lock(out) if mine and not existed else contextlib.nullcontext():
                     if existed and mine: announce(out)
                     m = _train._loop(run.open())
-                    if then is not None and mine:
-                        with run.eager(): m.update(then(run.model, cfg))
-                        write_json(out / "metrics.json", m)
+                    if then is not None and (mine or run.fsdp):     # under FSDP2 a forward needs every rank
+                        with run.eager(): scores = then(run.model, cfg)
+                        if mine: m.update(scores); write_json(out / "metrics.json", m)
                     box = [m]; dist.broadcast_object_list(box)   # every rank returns rank 0's metrics
                     return box[0]
     finally:

@@ -134,7 +134,7 @@ class MoE(nn.Module):
 def route(self: MoE, h):
     "Top-k experts `[n, k]` and their gates `[n, k]` for normalised inputs `h [n, d]`, plus the aux loss."
     with torch.autocast(h.device.type, enabled=False):  # routing in fp32: ties and gates are sensitive
-        scores = torch.sigmoid(F.linear(h.float(), self.router.weight.float()))
+        scores = torch.sigmoid(self.router(h.float()))   # through the module: FSDP2's hooks gather its weight
     idx = torch.topk(scores + self.bias, self.top_k, dim=-1).indices
     sel = scores.gather(-1, idx)
     gates = sel / sel.sum(-1, keepdim=True).clamp_min(1e-20)

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 from torch.optim import Optimizer
+from torch.distributed.tensor import DTensor
 from .bits import BLOCK, split_fp32_, join_fp32, quantise_int8, dequantise_int8
 from .config import OptimConfig
 from .newton_schulz import ns_schedule, require_triton, zeropower_symmetric
@@ -83,6 +84,10 @@ def bank_chunk(shape, budget_bytes: int = 256 << 20) -> int:
     return max(1, min(E, budget_bytes // (A * B * 4)))
 
 # %% ../nbs/1_model/11_optim.ipynb #aa916cbc
+def _local(t):
+    "A DTensor's local shard (FSDP2's parameters, gradients, the state made for them); any other tensor as it is."
+    return t.to_local() if isinstance(t, DTensor) else t
+
 STATES = ("fp32", "int8", "int8-host")   # the bank momentum's storage (`optim.bank_state`)
 NS_IMPLS = {"torch": zeropower_batched, "triton": zeropower_symmetric}   # the bank's Newton–Schulz (`optim.ns_impl`)
 
@@ -123,20 +128,24 @@ def _chunks(self: BankMuon):
     for group in self.param_groups:
         for p in group["params"]:
             if p.grad is None: continue
-            n = group["chunk"] or bank_chunk(p.shape)
-            for i in range(0, p.shape[0], n): yield group, p, slice(i, i + n)
+            shape = _local(p).shape          # under FSDP2: this rank's experts
+            n = group["chunk"] or bank_chunk(shape)
+            for i in range(0, shape[0], n): yield group, p, slice(i, i + n)
 
 @patch
 def _init_state(self: BankMuon, p):
+    "The momentum of bank `p`; of a DTensor bank (FSDP2), the local shard's, held as a DTensor sharded the same way."
     st = self.state[p]
     if st: return
+    lp = _local(p)
+    wrap = (lambda t: DTensor.from_local(t, p.device_mesh, p.placements, run_check=False)) if isinstance(p, DTensor) else (lambda t: t)
     if self.state_kind == "fp32":
-        st["momentum_buffer"] = torch.zeros(p.shape, dtype=torch.float32, device=p.device); return
+        st["momentum_buffer"] = wrap(torch.zeros(lp.shape, dtype=torch.float32, device=lp.device)); return
     host = self.state_kind == "int8-host"
-    dev, pin = ("cpu", p.is_cuda) if host else (p.device, False)
-    blocks = -(-math.prod(p.shape[1:]) // BLOCK)
-    st["momentum_q"] = torch.zeros(p.shape[0], blocks, BLOCK, dtype=torch.int8, device=dev, pin_memory=pin)
-    st["momentum_scale"] = torch.zeros(p.shape[0], blocks, device=dev, pin_memory=pin)
+    dev, pin = ("cpu", lp.is_cuda) if host else (lp.device, False)
+    blocks = -(-math.prod(lp.shape[1:]) // BLOCK)
+    st["momentum_q"] = wrap(torch.zeros(lp.shape[0], blocks, BLOCK, dtype=torch.int8, device=dev, pin_memory=pin))
+    st["momentum_scale"] = wrap(torch.zeros(lp.shape[0], blocks, device=dev, pin_memory=pin))
 
 # %% ../nbs/1_model/11_optim.ipynb #022055a3
 @patch
@@ -149,7 +158,7 @@ def _fetch(self: BankMuon, p, sl):
     "A chunk's int8 momentum `(q, scale, ready event)` where the step computes; None for fp32 momentum."
     if self.state_kind == "fp32": return None
     st = self.state[p]
-    q, s = st["momentum_q"][sl], st["momentum_scale"][sl]
+    q, s = _local(st["momentum_q"])[sl], _local(st["momentum_scale"])[sl]
     if self.state_kind == "int8": return q, s, None
     self.last_step_bytes["h2d"] += q.nbytes + s.nbytes
     if not p.is_cuda: return q, s, None
@@ -170,10 +179,10 @@ def _store(self: BankMuon, p, sl, q, s):
         side = self._side_stream(p.device)
         side.wait_stream(torch.cuda.current_stream(p.device))   # after the chunk's update
         with torch.cuda.stream(side):
-            st["momentum_q"][sl].copy_(q, non_blocking=True); st["momentum_scale"][sl].copy_(s, non_blocking=True)
+            _local(st["momentum_q"])[sl].copy_(q, non_blocking=True); _local(st["momentum_scale"])[sl].copy_(s, non_blocking=True)
         for t in (q, s): t.record_stream(side)
     else:
-        st["momentum_q"][sl].copy_(q); st["momentum_scale"][sl].copy_(s)
+        _local(st["momentum_q"])[sl].copy_(q); _local(st["momentum_scale"])[sl].copy_(s)
 
 @patch
 def _drain(self: BankMuon):
@@ -202,8 +211,8 @@ def _momentum(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
     "Step a chunk's momentum in fp32 (int8: requantised and stored); the Newton–Schulz input."
     if self._fused_on(p): return self._momentum_fused(group, p, sl, fetched)
     mu = group["momentum"]
-    g = p.grad[sl].float()
-    b = self.state[p]["momentum_buffer"][sl] if fetched is None else dequantise_int8(*self._ready(fetched), g.shape)
+    g = _local(p.grad)[sl].float()
+    b = _local(self.state[p]["momentum_buffer"])[sl] if fetched is None else dequantise_int8(*self._ready(fetched), g.shape)
     b.lerp_(g, 1 - mu)
     if fetched is not None: self._store(p, sl, *quantise_int8(b))
     return g.lerp(b, mu) if group["nesterov"] else b
@@ -212,11 +221,11 @@ def _momentum(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
 def _apply(self: BankMuon, group, p, sl, o) -> torch.Tensor:
     "Decoupled weight decay and the update `o` on a chunk's fp32 master (a split bank: joined, then split again)."
     if self._fused_on(p): return self._apply_fused(group, p, sl, o)
-    lr, low = group["lr"], self.low.get(p)
-    w = join_fp32(p[sl], low[sl]) if low is not None else p[sl]     # the fp32 master (a view when fp32)
+    lr, low, lp = group["lr"], _local(self.low.get(p)), _local(p)
+    w = join_fp32(lp[sl], low[sl]) if low is not None else lp[sl]     # the fp32 master (a view when fp32)
     w.mul_(1 - lr * group["weight_decay"])
     w.add_(o, alpha=-adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]))
-    if low is not None: split_fp32_(w, p[sl], low[sl], check=False)   # checked once per step, in `step`
+    if low is not None: split_fp32_(w, lp[sl], low[sl], check=False)   # checked once per step, in `step`
     return w
 
 @patch
@@ -247,7 +256,8 @@ def step(self: BankMuon, closure=None):
 
 # %% ../nbs/1_model/11_optim.ipynb #8cdb457b
 @patch
-def load_state_dict(self: BankMuon, sd: dict):
+def load_state_dict(self: BankMuon, state_dict: dict):
+    sd = state_dict                      # torch's name: DCP's `set_state_dict` passes it by keyword
     kinds = {"momentum_buffer": "fp32", "momentum_q": "int8"}
     for st in sd["state"].values():
         got = next((v for k, v in kinds.items() if k in st), self.state_kind.split("-")[0])
@@ -256,8 +266,9 @@ def load_state_dict(self: BankMuon, sd: dict):
     Optimizer.load_state_dict(self, sd)
     ps = [p for group in self.param_groups for p in group["params"]]
     host = self.state_kind == "int8-host"
+    of = dict(zip([i for g in sd["param_groups"] for i in g["params"]], ps))   # a state key (an index, or DCP's name) -> its parameter
     for i, st in sd["state"].items():
-        p = ps[i]
+        p = of[i]
         place = lambda v: v.to("cpu", copy=True).pin_memory() if host and p.is_cuda else v.to("cpu" if host else p.device, copy=True)
         self.state[p] = {k: place(v) for k, v in st.items()}
 
@@ -316,18 +327,19 @@ def _momentum_fused(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
     "`_momentum` as one compiled function."
     mu, dev = group["momentum"], p.device
     args = (self._const(1 - mu, dev), self._const(mu, dev), group["nesterov"], self.ns_dtype)
-    if fetched is None: return _fused(_momentum_fp32, p.grad[sl], self.state[p]["momentum_buffer"][sl], *args)
+    g = _local(p.grad)[sl]
+    if fetched is None: return _fused(_momentum_fp32, g, _local(self.state[p]["momentum_buffer"])[sl], *args)
     q, s = self._ready(fetched)
-    upd = _fused(_momentum_int8, p.grad[sl], q, s, self._const(127.0, dev), *args)
+    upd = _fused(_momentum_int8, g, q, s, self._const(127.0, dev), *args)
     if self.state_kind == "int8-host": self._store(p, sl, q, s)
     return upd
 
 @patch
 def _apply_fused(self: BankMuon, group, p, sl, o) -> torch.Tensor:
     "`_apply` as one compiled function; returns the chunk of the bank (a split bank's: its bf16 half)."
-    lr, low, dev = group["lr"], self.low.get(p), p.device
+    lr, low, dev = group["lr"], _local(self.low.get(p)), p.device
     args = (o, self._const(1 - lr * group["weight_decay"], dev), self._const(adjust_lr(lr, group["adjust_lr_fn"], p.shape[1:]), dev))
-    w = p.detach()[sl]
+    w = _local(p.detach())[sl]
     if low is None: _fused(_apply_fp32, w, *args)
     else: _fused(_apply_split, w.view(torch.int16), low[sl], *args)
     return w

@@ -44,6 +44,7 @@ def train_step(model, opt: Optimizers, batch, step: int, *, accum: int = 1, clip
         (loss / accum if accum > 1 else loss).backward()                     # grads add up over the micro-batches
         mark("micro_backward")
     norm = torch.nn.utils.clip_grad_norm_(opt.params, clip)
+    if hasattr(norm, "full_tensor"): norm = norm.full_tensor()          # FSDP2's DTensor gradients: the global norm
     if diverged is not None and not torch.isfinite(norm): diverged("gradient norm", norm.item())
     eng = getattr(model, "engram", None)
     if pipeline is not None: pipeline.after_backward(step)       # the host update runs on the pipeline's worker

@@ -174,10 +174,13 @@ def allocator_now(peaks: dict, cap: dict | None, device) -> dict:
                 device_total_gib=torch.cuda.get_device_properties(device).total_memory / GiB, cuda_context_gib=cuda_outside_gib(device))
 
 # %% ../nbs/3_training/30_train.ipynb #cf62c932
+def _train_state(step, cfg, evals, segments=(), corpus_sha256=None) -> dict:
+    "A checkpoint's `train` part: the step, every RNG, the config, the evals, the run's segments, the corpus's checksum."
+    return dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals, segments=list(segments), corpus_sha256=corpus_sha256)
+
 def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None):
     engram = model.engram
-    train_state = dict(step=step, rng=rng_state(), config=to_dict(cfg), evals=evals, segments=list(segments),
-                       corpus_sha256=corpus_sha256)
+    train_state = _train_state(step, cfg, evals, segments, corpus_sha256)
     writers = [engram.save_tables] if engram is not None else []
     return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state), writers=writers)
 
@@ -191,7 +194,7 @@ def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=Non
         if not path.is_dir(): raise CheckpointError(f"no checkpoint {name} under {ckroot}; there are: {_names(ckroot)}")
     else: path = latest_checkpoint(ckroot)
     if path is None: return None
-    try: checkpoint = load_checkpoint(path)
+    try: checkpoint = load_checkpoint(path, parts=("train",) if (path / "dcp").is_dir() else ("model", "optim", "train"))
     except CheckpointError as e:
         earlier = [c.name for c in list_checkpoints(ckroot) if c.name < path.name]
         hint = (f"; to resume from the one before it, run again with --resume-from {earlier[-1]}" if earlier
@@ -230,7 +233,7 @@ class _Run:
         self.memcap = memory_cap(cfg.train.memory_cap_gib, self.device)   # before anything is built on the device
         self.peaks = {p: (0, 0) for p in PHASES}                          # the allocator's peak bytes (allocated, reserved) by phase
         seed_everything(self.train_cfg.seed)
-        self.model = build_model(cfg, self.device)
+        self.model = self.shard(build_model(cfg, self.device))    # a rank's own under FSDP2, before its optimizers
         if self.model.engram is not None and cfg.engram.lr_schedule == "follow":   # the tables' rate times the backbone's factor
             steps, o = self.steps, cfg.optim                                       # not `self`: the model would hold the run
             self.model.engram.lr_factor = lambda step: lr_factor(step - 1, steps, o)   # step: the update's 1-based label
@@ -239,7 +242,7 @@ class _Run:
         self.loss_fn, self.new_log = None, StepLog     # a rank's own (the distributed chapter): its DDP loss, no log but rank 0's
         self.start, self.evals, self.segments, changes = 0, [], [], []
         if checkpoint is not None:
-            restore(checkpoint, self.model, self.opt)
+            self.restore(checkpoint)
             set_rng_state(checkpoint["train"]["rng"])
             self.start, self.evals = checkpoint["step"], list(checkpoint["train"].get("evals", []))
             self.segments, changes = list(checkpoint["train"].get("segments", [])), checkpoint["changes"]
@@ -248,6 +251,17 @@ class _Run:
         # this process's part of the run; earlier parts come from the checkpoint (a killed part counts up to its checkpoint)
         self.segment = dict(start=self.start, end=self.start, wall_s=0.0, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                             changes=changes, corpus_sha256=sha)
+
+    def shard(self, model):
+        "The model as this process trains it: itself (a rank under FSDP2 shards it here, the distributed chapter)."
+        return model
+
+    def restore(self, checkpoint: dict):
+        "Load `checkpoint` into the model, the optimizers and the Engram (a sharded one: the distributed chapter's reader)."
+        if "model" not in checkpoint:
+            from dormouse.distributed import load_sharded
+            return load_sharded(checkpoint, self.model, self.opt)
+        restore(checkpoint, self.model, self.opt)
 
     def batch(self, i: int) -> torch.Tensor:
         "Micro-batch `i = step·accum + m` (0-based; with `accum` 1, the batch of step `i`), on the CPU."

@@ -2,7 +2,10 @@
 Engram tables and their momentum, to a bound measured here: the single process against itself with each
 micro-batch's rows reversed, the same sums added in another order), a rank killed with SIGKILL stops the job without a
 hang and the same command resumes it, and checkpoints move between world sizes (1 -> 2 and 2 -> 1) or are refused
-in one line when the batch does not split.
+in one line when the batch does not split. The same for `train.parallel=fsdp` (FSDP2: the backbone sharded, the bank
+by expert): two ranks train what one process trains within the same bound, a killed rank stops the job and the
+command resumes it bit for bit (its checkpoints sharded, through torch.distributed.checkpoint), and a bank whose
+experts do not divide by the world size is refused in one line.
 
 The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
 OpenMP thread per rank (helpers.env)."""
@@ -20,6 +23,9 @@ SETS = ["engram.enabled=true", "engram.rows=4096", "engram.ram_reserve_gb=0.5", 
         "train.device=cpu"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--max-restarts", "0",
             "--monitor-interval", "0.5"]
+
+
+FSDP = [*SETS, "train.parallel=fsdp"]
 
 
 def ranks_cmd(out, sets=SETS, script=None):
@@ -52,16 +58,18 @@ def runs(tmp_path_factory):
     """One process; the same with each micro-batch's rows reversed (the same sums, added in another order: the
     measured bound); two ranks. Their run directories."""
     root = tmp_path_factory.mktemp("dist")
-    one, flipped, two = root / "one", root / "flipped", root / "two"
+    one, flipped, two, sharded = root / "one", root / "flipped", root / "two", root / "fsdp"
     (root / "reversed.py").write_text(REVERSED)
     start = lambda args: subprocess.Popen(args, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs = [start(train_cmd(one, SETS)), start([sys.executable, str(root / "reversed.py"), *train_cmd(flipped, SETS)[len(CLI):]])]
     r = run(ranks_cmd(two), check=False)
+    f = run(ranks_cmd(sharded, FSDP), check=False)
+    assert f.returncode == 0, f.stdout[-3000:] + f.stderr[-3000:]
     for p in procs:
         out = p.communicate(timeout=600)[0]
         assert p.returncode == 0, out[-3000:]
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return dict(one=one, flipped=flipped, two=two)
+    return dict(one=one, flipped=flipped, two=two, fsdp=sharded)
 
 
 SLACK = 8   # two draws of rounding noise: the ranks' gap may exceed the one measured by a few times
@@ -72,28 +80,33 @@ def bound(a, b, ref):
     return max(np.abs(a - b).max(), np.spacing(np.float32(np.abs(ref).max())))
 
 
-def test_two_ranks_train_what_one_process_trains(runs):
-    one, flipped, two = (np.array(losses(runs[k])) for k in ("one", "flipped", "two"))
+@pytest.mark.parametrize("kind", ["two", "fsdp"])
+def test_two_ranks_train_what_one_process_trains(runs, kind):
+    one, flipped, two = (np.array(losses(runs[k])) for k in ("one", "flipped", kind))
     tol, gap = bound(one, flipped, one), np.abs(one - two).max()
     print(f"\nlosses, 1 process:        {one.tolist()}\nlosses, rows reversed:    {flipped.tolist()}"
-          f"\nlosses, 2 ranks:          {two.tolist()}\nlargest gap, 2 ranks {gap:.3g}; rows reversed {tol:.3g}")
+          f"\nlosses, 2 ranks ({kind}):   {two.tolist()}\nlargest gap, 2 ranks ({kind}) {gap:.3g}; rows reversed {tol:.3g}")
     assert len(one) == len(two) == STEPS
     assert gap <= SLACK * tol, "two ranks and one process part by more than the measured reordering noise allows"
-    m = json.loads((runs["two"] / "metrics.json").read_text())
+    m = json.loads((runs[kind] / "metrics.json").read_text())
+    assert m["parallel"] == ("fsdp" if kind == "fsdp" else "ddp")
     assert m["world_size"] == 2 and m["segments"][0]["world_size"] == 2 and m["tokens_per_step"] == 8 * 2 * 64
 
 
-def test_two_ranks_update_the_tables_as_one_process(runs):
-    (w1, m1), (w2, m2), (w3, _) = tables(runs["one"]), tables(runs["two"]), tables(runs["flipped"])
+@pytest.mark.parametrize("kind", ["two", "fsdp"])
+def test_two_ranks_update_the_tables_as_one_process(runs, kind):
+    (w1, m1), (w2, m2), (w3, _) = tables(runs["one"]), tables(runs[kind]), tables(runs["flipped"])
     assert m1["t"] == m2["t"] == STEPS
     n = len(w1) // 2           # weights, then momentum
     for part, sl in (("tables", slice(0, n)), ("momentum", slice(n, None))):
         tol, gap = bound(w1[sl], w3[sl], w1[sl]), np.abs(w1[sl] - w2[sl]).max()
-        print(f"\n{part}: largest difference 2 ranks {gap:.3g}, rows reversed {tol:.3g}, largest value {np.abs(w1[sl]).max():.3g}")
+        print(f"\n{part}: largest difference 2 ranks ({kind}) {gap:.3g}, rows reversed {tol:.3g}, largest value {np.abs(w1[sl]).max():.3g}")
         assert gap <= SLACK * tol, part
 
 
-def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path):
+@pytest.mark.parametrize("kind", ["two", "fsdp"])
+def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path, kind):
+    sets = FSDP if kind == "fsdp" else SETS
     out = tmp_path / "killed"
     launcher = tmp_path / "pause_rank1.py"
     launcher.write_text(f"""import os, sys, time
@@ -107,7 +120,7 @@ if os.environ.get("RANK") == "1":
 from dormouse.cli import main
 sys.exit(main())
 """)
-    p = subprocess.Popen(ranks_cmd(out, script=launcher), cwd=ROOT, env=env(), stdout=subprocess.PIPE,
+    p = subprocess.Popen(ranks_cmd(out, sets, script=launcher), cwd=ROOT, env=env(), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
     seen, t0 = [], time.time()
     for line in p.stdout:
@@ -119,13 +132,14 @@ sys.exit(main())
     t_kill = time.time()
     rest = p.communicate(timeout=120)[0]               # rank 0 waits in a collective: torchrun's agent must stop it
     stopped = time.time() - t_kill
-    print(f"\ntorchrun exited {p.returncode} {stopped:.1f} s after the kill")
+    print(f"\n{kind}: torchrun exited {p.returncode} {stopped:.1f} s after the kill")
     assert p.returncode != 0 and stopped < 60, rest[-2000:]
     assert (out / "ckpt" / f"step_{CKPT_EVERY:06d}").is_dir() and not (out / "ckpt" / f"step_{2 * CKPT_EVERY:06d}").exists()
-    r = run(ranks_cmd(out))
+    if kind == "fsdp": assert (out / "ckpt" / f"step_{CKPT_EVERY:06d}" / "dcp" / ".metadata").is_file()
+    r = run(ranks_cmd(out, sets))
     assert "resuming from" in r.stdout + r.stderr
-    assert log(out) and [x["loss"] for x in log(out)] == [x["loss"] for x in log(runs["two"])], "the resumed run differs"
-    assert np.array_equal(tables(out)[0], tables(runs["two"])[0])
+    assert log(out) and [x["loss"] for x in log(out)] == [x["loss"] for x in log(runs[kind])], "the resumed run differs"
+    assert np.array_equal(tables(out)[0], tables(runs[kind])[0])
 
 
 def resume_copy(src, dst, step):
@@ -157,4 +171,12 @@ def test_a_batch_that_does_not_split_is_refused_in_one_line(tmp_path):
     assert r.returncode != 0
     lines = [l for l in (r.stdout + r.stderr).splitlines() if l.startswith("dormouse train: ")]
     assert lines and all("data.batch_size=7" in l and "2 ranks" in l for l in lines), r.stdout[-2000:] + r.stderr[-2000:]
+    assert not (tmp_path / "odd" / "ckpt").exists()
+
+
+def test_a_bank_that_does_not_split_is_refused_in_one_line(tmp_path):
+    r = run(ranks_cmd(tmp_path / "odd", [*FSDP, "model.n_experts=3", "model.top_k=2"]), check=False)
+    assert r.returncode != 0
+    lines = [l for l in (r.stdout + r.stderr).splitlines() if l.startswith("dormouse train: ")]
+    assert lines and all("model.n_experts=3" in l and "2 ranks" in l for l in lines), r.stdout[-2000:] + r.stderr[-2000:]
     assert not (tmp_path / "odd" / "ckpt").exists()
