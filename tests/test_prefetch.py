@@ -65,3 +65,15 @@ def test_gpu_pipeline_equals_synchronous():
     assert r["control_equal"], "two synchronous GPU runs differ: this device does not repeat bit for bit, so no exact comparison is possible"
     assert r["patched_rows"] > 0
     assert r["losses_equal"] and r["tables_equal"] and r["momentum_equal"] and r["t_equal"], {k: v for k, v in r.items()}
+
+
+PAPER = ["engram.inject=[embed,loop.1]", "engram.gate=context", "engram.conv=4", "engram.heads=4",
+         "engram.fold=case+whitespace", "engram.out_init=zero", "engram.orders=[4,8,12]"]
+
+
+def test_pipelined_paper_design_is_bit_exact(tmp_path):
+    "The paper's design (two injection points, hash heads, folded keys, long orders) through the pipeline: its row ids are the Engram's own."
+    sets = [s for s in SETS if not s.startswith(("train.steps", "train.ckpt_every", "train.eval_every"))]
+    sets += [*PAPER, "train.steps=4", "train.ckpt_every=0", "train.log_every=1"]
+    a, b = (run(train_cmd(tmp_path / p, [*sets, f"engram.prefetch={p}"])) for p in ("false", "true"))
+    assert [(r["loss"], r["grad_norm"]) for r in log(tmp_path / "false")] == [(r["loss"], r["grad_norm"]) for r in log(tmp_path / "true")]
