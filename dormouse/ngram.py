@@ -6,17 +6,18 @@ Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/ngram.html.md"""
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #50cc2333
 from __future__ import annotations
-import functools, math, time, zlib
+import functools, math, sys, time, zlib
 import numpy as np
 import torch
 import torch.nn.functional as F
 from .data import batch_at, load_corpus
 
 # %% auto #0
-__all__ = ['PAD', 'HASH_SEED', 'CODE_SEED', 'EXACT_MAX', 'MAX_ORDER', 'FOLDS', 'WHITESPACE', 'DEFAULT_RUNGS', 'SURVEY_KEYS',
-           'splitmix64', 'hash_words', 'code_words', 'hash_fingerprint', 'fold_table', 'ngram_keys', 'occupancy',
-           'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen', 'distinct_split', 'repeats',
-           'expected_shared', 'rows_needed', 'rung_stats', 'ngram_survey', 'format_ngram_survey', 'same_windows']
+__all__ = ['PAD', 'HASH_SEED', 'CODE_SEED', 'EXACT_MAX', 'MAX_ORDER', 'FOLDS', 'WHITESPACE', 'FOLD_MAX', 'DEFAULT_RUNGS',
+           'SURVEY_KEYS', 'splitmix64', 'hash_words', 'code_words', 'hash_fingerprint', 'fold_table', 'ngram_keys',
+           'occupancy', 'collision_stats', 'ngram_codes', 'ngram_hash', 'run_windows', 'distinct_seen',
+           'distinct_split', 'repeats', 'expected_shared', 'rows_needed', 'rung_stats', 'split_figures', 'ngram_survey',
+           'format_ngram_survey', 'same_windows']
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #2774e4f2
 PAD = 256                      # the symbol before a window's first byte (no byte value collides with it)
@@ -173,8 +174,12 @@ def ngram_hash(codes: np.ndarray, n: int, words: torch.Tensor, i: int) -> np.nda
     "The 62-bit hash of order `n` (index `i` in `words`) for ids `codes`: `ngram_keys` is it masked to `rows`."
     w = words[i].numpy()
     h = np.zeros(np.shape(codes), dtype=np.int64)
-    if n > EXACT_MAX:                                         # a hashed id: its 8 bytes
-        for k in range(8): h ^= w[k][(codes >> (8 * k)) & 255]
+    if n > EXACT_MAX:                                         # a hashed id: its 8 bytes, two at a time
+        c = np.asarray(codes)
+        lanes = c.view(np.uint16).reshape(c.shape + (4,)) if sys.byteorder == "little" and c.ndim and c.flags.c_contiguous else None
+        for m in range(4):                                    # the words of bytes 2m and 2m+1, XOR-ed, for each pair
+            t = (w[2 * m + 1][:256, None] ^ w[2 * m][None, :256]).ravel()
+            h ^= t[lanes[..., m] if lanes is not None else (c >> (16 * m)) & 0xFFFF]
         return h
     for j in range(n): h ^= w[j][(codes >> (9 * j)) & 511]     # lag j: the symbol j bytes back
     return h
@@ -185,16 +190,31 @@ def run_windows(tokens, steps: int, batch_size: int, seq_len: int, seed: int = 0
     return np.concatenate([batch_at(tokens, s, batch_size, seq_len, seed)[:, :-1].numpy().astype(np.uint8)
                            for s in range(steps)])
 
+def _firsts(s: np.ndarray) -> np.ndarray:
+    "Where each distinct value of the sorted `s` first occurs (a mask)."
+    first = np.empty(len(s), dtype=bool)
+    if len(s): first[0] = True; np.not_equal(s[1:], s[:-1], out=first[1:])
+    return first
+
+def _sorted_unique(c: np.ndarray, counts: bool = False):
+    """The sorted distinct values of `c` (and, with `counts`, how often each occurs), by one sort: numpy 2's `np.unique`
+    finds the distinct values of int64 through a hash table, tens of times slower than sorting at millions of them."""
+    s = np.sort(np.ravel(c))
+    first = _firsts(s)
+    if not counts: return s[first]
+    return s[first], np.diff(np.flatnonzero(first), append=len(s))
+
 def distinct_seen(windows: np.ndarray, orders) -> dict:
     "Sorted distinct ids per order of the contexts the model sees in `windows [b, t]`."
-    return {n: np.unique(ngram_codes(windows, n)) for n in orders}
+    return {n: _sorted_unique(ngram_codes(windows, n)) for n in orders}
 
 def _unique(c: np.ndarray) -> np.ndarray:
-    if len(c) and c.max() < 1 << 22: return np.flatnonzero(np.bincount(c))      # small ids: count, no sort
-    return np.unique(c)
+    if len(c) and 0 <= c.min() and c.max() < 1 << 22: return np.flatnonzero(np.bincount(c))      # small ids: count, no sort
+    return _sorted_unique(c)
 
 def distinct_split(tokens, orders, seq_len: int) -> dict:
-    "Sorted distinct ids per order of every context any training window of `seq_len` bytes of `tokens` can show."
+    """Sorted distinct ids per order of every context any training window of `seq_len` bytes of `tokens` can show
+    (all of them in memory: for small texts; `split_figures` counts a large split without holding its ids)."""
     n_starts = len(tokens) - seq_len - 1                     # batch_at's windows start in [0, n_starts)
     if n_starts <= 0: raise ValueError(f"{len(tokens):,} bytes are shorter than one window of {seq_len + 1}")
     x = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)[None]   # the last window's input ends 2 bytes early
@@ -202,7 +222,7 @@ def distinct_split(tokens, orders, seq_len: int) -> dict:
     for k in range(1, max([n for n in orders if n <= EXACT_MAX], default=0) + 1):   # exact ids; hashed orders below
         c = ngram_codes(x, k)[0, k - 1:]                     # the text's k-grams by start position
         heads[k] = _unique(c[:n_starts])                     # the first k bytes of some window
-        if k in orders: text[k] = np.union1d(heads[k], c[n_starts:])
+        if k in orders: text[k] = _sorted_unique(np.concatenate([heads[k], c[n_starts:]]))
     pad = lambda n, k: sum(PAD << (9 * m) for m in range(k, n))      # the PAD symbols above k bytes
     out = {n: np.sort(np.concatenate([text[n]] + [heads[k] + pad(n, k) for k in range(1, n)])) for n in orders if n <= EXACT_MAX}
     hashed = [n for n in orders if n > EXACT_MAX]
@@ -222,12 +242,12 @@ def _hashed_split(x: np.ndarray, ns, n_starts: int) -> dict:
             for n in ns:
                 if n > k: parts[n].append(u ^ np.bitwise_xor.reduce(cw[k:n, PAD]))   # the PAD symbols at lags k..n-1
         if k in ns:
-            out[k] = np.unique(np.concatenate(parts.pop(k) + [h[k - 1:]]))
+            out[k] = _sorted_unique(np.concatenate(parts.pop(k) + [h[k - 1:]]))
     return out
 
 def repeats(codes: np.ndarray, at_least=(2, 8)) -> dict:
     "How many distinct ids occur at least 2 (8, ...) times in `codes`: `{'ge2': ..., 'ge8': ...}`."
-    _, c = np.unique(np.ravel(codes), return_counts=True)
+    c = _sorted_unique(codes, counts=True)[1]
     return {f"ge{m}": int((c >= m).sum()) for m in at_least}
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #319698bd
@@ -242,16 +262,117 @@ def rows_needed(d: int, target: float = 0.01) -> int:
     while expected_shared(d, r) > target: r *= 2
     return r
 
+FOLD_MAX = 1 << 27     # rungs up to this many rows (powers of two) are folded from one bincount; others: counted by sorting
+
+def _rung(d: int, r: int, occupied: int, in_shared: int) -> dict:
+    "One rung's figures from its occupied rows and the ids in rows that hold more than one."
+    exp, var = occupancy(d, r)
+    return dict(rows=r, load=d / r, expected=exp, occupied=occupied,
+                z=(occupied - exp) / math.sqrt(var) if var > 0 else 0.0,
+                expected_shared=expected_shared(d, r), shared=in_shared / d)
+
+def _fold_top(rows) -> int:
+    "The largest power of two up to `FOLD_MAX` in `rows` (0 if none): the rows of the one bincount the smaller rungs fold."
+    return max([r for r in rows if r & (r - 1) == 0 and r <= FOLD_MAX], default=0)
+
+def _fold(counts: np.ndarray, rows) -> dict:
+    """`{r: (occupied rows, ids in rows holding more than one)}` for each power of two `r` in `rows` up to `len(counts)`,
+    from the ids per row at `R = len(counts)` rows (a power of two): since `h & (r-1) == (h & (R-1)) & (r-1)`,
+    row q of r rows gathers rows q, q + r, q + 2r, ... of R."""
+    out, c = {}, counts
+    for r in sorted({r for r in rows if r & (r - 1) == 0 and r <= len(counts)}, reverse=True):
+        c = c.reshape(-1, r).sum(0)
+        out[r] = (int(np.count_nonzero(c)), int(c[c > 1].sum()))
+    return out
+
+def _sorted_rung(h: np.ndarray, r: int) -> tuple:
+    c = _sorted_unique(h & (r - 1), counts=True)[1]
+    return len(c), int(c[c > 1].sum())
+
 def rung_stats(codes: np.ndarray, n: int, words: torch.Tensor, i: int, rows) -> list[dict]:
     "For distinct ids `codes` of order `n`: load, expected and measured occupied rows, z, expected and measured shared share per rows."
-    h, d, out = ngram_hash(codes, n, words, i), len(codes), []
-    for r in rows:
-        counts = np.bincount(h & (r - 1), minlength=r) if r <= 1 << 27 else np.unique(h & (r - 1), return_counts=True)[1]
-        counts = counts[counts > 0]
-        exp, var = occupancy(d, r)
-        out.append(dict(rows=r, load=d / r, expected=exp, occupied=len(counts),
-                        z=(len(counts) - exp) / math.sqrt(var) if var > 0 else 0.0,
-                        expected_shared=expected_shared(d, r), shared=int(counts[counts > 1].sum()) / d))
+    h, d, R = ngram_hash(codes, n, words, i), len(codes), _fold_top(rows)
+    got = _fold(np.bincount(h & (R - 1), minlength=R), rows) if R else {}
+    return [_rung(d, r, *(got[r] if r in got else _sorted_rung(h, r))) for r in rows]
+
+# %% ../nbs/2_host_ram/20_ngram.ipynb #5f1d0a02
+def _distinct(ids: np.ndarray, small: bool, counts: bool):
+    """Sorted distinct `ids`, how often each occurs (with `counts`, else None), and a function that says how often
+    given ids occur; `small`: ids below 2^18 (two exact symbols), counted without a sort."""
+    if small:
+        c = np.bincount(ids)
+        u = np.flatnonzero(c)
+        return u, c[u], lambda t: c[t]
+    s = np.sort(ids)
+    first = _firsts(s)
+    return (s[first], np.diff(np.flatnonzero(first), append=len(s)) if counts else None,
+            lambda t: np.searchsorted(s, t, "right") - np.searchsorted(s, t, "left"))
+
+def split_figures(tokens, orders, seq_len: int, words: torch.Tensor, rows, at_least=(2, 8)) -> dict:
+    """Per order `n` of `orders` (its words at its index in `words`): `split`, how many distinct ids `distinct_split` finds;
+    `rungs`, `rung_stats` of them at `rows`; `text_ge2`, `text_ge8`, ...: `repeats` of the training text's n-grams.
+    Without holding the split's ids: one pass of k = 1..max(orders) sorts the text's k-grams once each, and each part
+    of an order's split (its text n-grams; for each k < n, the k-grams that open a window, PAD above) is counted and
+    hashed into that order's rows as it comes, then dropped."""
+    _check_orders(orders)
+    n_starts = len(tokens) - seq_len - 1                     # batch_at's windows start in [0, n_starts)
+    if n_starts <= 0: raise ValueError(f"{len(tokens):,} bytes are shorter than one window of {seq_len + 1}")
+    x = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)  # the last window's input ends 2 bytes early
+    L, ns, at = len(x), sorted(set(orders)), {n: i for i, n in enumerate(orders)}
+    exact_top = max([n for n in ns if n <= EXACT_MAX], default=0)   # k up to here: exact ids (9 bits per symbol)
+    cw = code_words(ns[-1]) if ns[-1] > EXACT_MAX else None
+    R = _fold_top(rows)
+    slow = [r for r in rows if r & (r - 1) or r > FOLD_MAX]  # rungs counted by sorting: they keep the hashes
+    d, acc, kept, out = {n: 0 for n in ns}, {}, {n: [] for n in ns}, {}
+
+    # The parts of an order's split never share an id: only the window heads hold PAD, and a head of k bytes holds a
+    # byte at lag k where a longer head holds PAD. For exact ids that is exact; for hashed ids (above order 7) two
+    # different symbol patterns share a 64-bit id with probability 2^-64 per pair, D^2 / 2^65 pairs expected among
+    # D ids (0.001 at D = 2 * 10^8, a 66 MB text's split at order 16): negligible. So the split's distinct count is
+    # the sum of its parts', and its ids per row the sum of theirs.
+    def add(n, ids):                                         # one part of order n's split: distinct ids
+        d[n] += len(ids)
+        if not rows or not len(ids): return
+        h = ngram_hash(ids, n, words, at[n])
+        if slow: kept[n].append(h)
+        if R:
+            c = np.bincount(h & (R - 1) if slow else np.bitwise_and(h, R - 1, out=h), minlength=R)
+            if n in acc: acc[n] += c
+            else: acc[n] = c
+
+    E = np.zeros(L, dtype=np.int64) if exact_top else None  # E[e]: the exact id of the k bytes ending at e
+    H = np.zeros(L, dtype=np.int64) if cw is not None else None   # H[e]: their hashed id (`code_words`)
+    for k in range(1, ns[-1] + 1):
+        exact = k <= exact_top
+        if exact: E[k - 1:] |= x[:L - k + 1].astype(np.int64) << (9 * (k - 1))
+        if H is not None: H[k - 1:] ^= cw[k - 1][x[:L - k + 1]]
+        ids = (E if exact else H)[k - 1:]                    # the text's k-grams by start position
+        u, cnt, occurs = _distinct(ids, small=exact and k <= 2, counts=k in d)
+        if k < ns[-1]:                                       # the k bytes that open some window: drop the ids that
+            heads, tail = u, ids[n_starts:]                  # occur only at starts from n_starts on
+            if len(tail):
+                tu, tc = _sorted_unique(tail, counts=True)
+                heads = np.delete(u, np.searchsorted(u, tu)[occurs(tu) == tc])
+            occurs = None                                    # (frees the sorted ids it holds)
+            hh = None
+            for n in ns:
+                if n <= k: continue
+                if n <= EXACT_MAX: add(n, heads + sum(PAD << (9 * m) for m in range(k, n)))   # PAD at lags k..n-1
+                else:
+                    if hh is None:                          # the heads' hashed ids
+                        hh = heads if not exact else functools.reduce(np.bitwise_xor, (cw[j][(heads >> (9 * j)) & 511] for j in range(k)))
+                    add(n, hh ^ np.bitwise_xor.reduce(cw[k:n, PAD]))
+            del heads, hh
+        occurs = None
+        if k in d:                                           # order k: its text n-grams, then its figures
+            add(k, u)
+            got = _fold(acc.pop(k), rows) if k in acc else {}
+            h = np.concatenate(kept.pop(k)) if slow and d[k] else np.zeros(0, dtype=np.int64)
+            out[k] = dict(split=d[k], rungs=[_rung(d[k], r, *(got[r] if r in got else _sorted_rung(h, r))) for r in rows],
+                          **{f"text_ge{m}": int((cnt >= m).sum()) for m in at_least})
+            del h
+        del u, cnt
+        if k == exact_top: E = None
     return out
 
 # %% ../nbs/2_host_ram/20_ngram.ipynb #859b0c39
@@ -265,13 +386,12 @@ def ngram_survey(cfg, rows=DEFAULT_RUNGS, target: float = 0.01, tokens=None) -> 
     words = hash_words(orders)
     windows = run_windows(tokens, tr.steps, data.batch_size, data.seq_len, tr.seed)
     seen = distinct_seen(windows, orders)
-    split = distinct_split(tokens, orders, data.seq_len)
-    text = np.asarray(tokens[:len(tokens) - 2], dtype=np.uint8)[None]
-    rep = {n: (repeats(ngram_codes(windows, n)), repeats(ngram_codes(text, n)[0, n - 1:])) for n in orders}
-    per = [dict(order=n, seen=len(seen[n]), split=len(split[n]),
-                seen_ge2=rep[n][0]["ge2"], seen_ge8=rep[n][0]["ge8"], text_ge2=rep[n][1]["ge2"], text_ge8=rep[n][1]["ge8"],
-                rows_needed_seen=rows_needed(len(seen[n]), target), rows_needed_split=rows_needed(len(split[n]), target),
-                rungs_seen=rung_stats(seen[n], n, words, i, rows), rungs_split=rung_stats(split[n], n, words, i, rows))
+    split = split_figures(tokens, orders, data.seq_len, words, rows)
+    rep = {n: repeats(ngram_codes(windows, n)) for n in orders}
+    per = [dict(order=n, seen=len(seen[n]), split=split[n]["split"],
+                seen_ge2=rep[n]["ge2"], seen_ge8=rep[n]["ge8"], text_ge2=split[n]["text_ge2"], text_ge8=split[n]["text_ge8"],
+                rows_needed_seen=rows_needed(len(seen[n]), target), rows_needed_split=rows_needed(split[n]["split"], target),
+                rungs_seen=rung_stats(seen[n], n, words, i, rows), rungs_split=split[n]["rungs"])
            for i, n in enumerate(orders)]
     return dict(preset=cfg.preset, corpus=data.source or (data.sources or ["gcide"]), steps=tr.steps, batch_size=data.batch_size, seq_len=data.seq_len, seed=tr.seed,
                 positions=tr.steps * data.batch_size * data.seq_len, train_bytes=len(tokens), orders=per,
