@@ -300,9 +300,11 @@ def curve_answer(e: Experiment, lv: dict | None, order: int) -> str:
            f"every table stays inside the {ctl} control's seeds" if not lv["first_out"] else
            f"It bends between {lv['last_inside']} (load {lv['load']:.3g} distinct {order}-grams per row, inside the {ctl} control's seeds) "
            f"and {lv['first_out']} (load {lv['first_out_load']:.3g}, worse than every one)")
+    robust = ((e.decision or {}).get("arms", {}).get(lv["first_out"]) or {}).get("robust")
+    if lv["first_out"] and robust is False: out += ", a verdict that leaving out one seed flips"
     lo, hi = lv["band"]
     for a, s in without_engram(e).items():
-        if s["n"]: out += f"; {a} (no Engram) {s['mean']:.4f}, {'below' if s['mean'] < lo else 'above' if s['mean'] > hi else 'inside'} that band"
+        if s["n"]: out += f"; {a} {s['mean']:.4f}, {'below' if s['mean'] < lo else 'above' if s['mean'] > hi else 'inside'} that band"
     return out + ("" if e.complete else f" (provisional: {e.recorded} of {e.planned} runs)") + "."
 
 
