@@ -65,15 +65,17 @@ def _git(root, *args) -> str | None:
 
 def git_info(root=None) -> dict:
     """The code version: the commit at `root` (default `repo_root()`), its dirty flag, and `code_hash`, computed from
-    the files that run. A copy of the tree without its git history (a GPU machine gets the working tree, not the
-    commits) claims the commit written beside it by `git rev-parse HEAD > .dormouse-commit` (or `DORMOUSE_GIT_COMMIT`),
-    and the dirty flag is unknown (None): the code hash is what proves, or disproves, the claim (`record_provenance`)."""
+    the files that run. A copy of the tree sent elsewhere (a GPU machine gets the working tree, and whatever git folder
+    it finds there may be another commit's) claims the commit named in `DORMOUSE_GIT_COMMIT` (`tools/gpu_run.sh` sets it
+    from the `.dormouse-commit` written beside the tree by `git rev-parse HEAD > .dormouse-commit`), or, outside git,
+    in that file; the dirty flag is then unknown (None): the code hash is what proves, or disproves, the claim
+    (`record_provenance`)."""
     root = repo_root() if root is None else Path(root)
+    if claim := os.environ.get("DORMOUSE_GIT_COMMIT"): return dict(git_commit=claim, git_dirty=None, code_hash=code_hash(root))
     commit = _git(root, "rev-parse", "HEAD")
     if commit is None:
         f = root/".dormouse-commit"
-        commit = os.environ.get("DORMOUSE_GIT_COMMIT") or (f.read_text().strip() if f.is_file() else None) or None
-        return dict(git_commit=commit, git_dirty=None, code_hash=code_hash(root))
+        return dict(git_commit=(f.read_text().strip() if f.is_file() else None) or None, git_dirty=None, code_hash=code_hash(root))
     # records under runs/ are outputs, not code: a run rewriting its own record is not a dirty tree
     status = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)runs")
     return dict(git_commit=commit, git_dirty=None if status is None else bool(status), code_hash=code_hash(root))

@@ -60,8 +60,8 @@ def test_ctrl_c_stops_ab_keeps_what_finished(tmp_path, cache):
     seed0 = files(exp / "control/seed0")
     os.killpg(p.pid, signal.SIGINT)                                # Ctrl-C: the whole group
     out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, (p.returncode, out[-2000:], err[-2000:], status(exp, 1))
     msg = one_line(err)
-    assert p.returncode == 130, (p.returncode, err)
     assert msg.startswith("dormouse ab: interrupted by SIGINT: 1 of 3 runs finished and kept, 1 stopped (control/seed1), "
                           "1 not started; the same command again runs the 2 left"), msg
     assert files(exp / "control/seed0") == seed0 and not (exp / "control/seed0/ckpt").exists()   # finished: intact, no ckpt/
