@@ -260,13 +260,16 @@ class Interrupted(Exception):
 
 @contextlib.contextmanager
 def _interruptible():
-    "SIGTERM raises KeyboardInterrupt here as SIGINT does (in the main thread; elsewhere nothing changes); yields the signal seen."
+    "SIGTERM and SIGINT raise KeyboardInterrupt here (in the main thread; elsewhere nothing changes); yields the signal seen."
     seen = [signal.SIGINT]
     if threading.current_thread() is not threading.main_thread(): yield seen; return
     def on_term(sig, frame): seen[0] = sig; raise KeyboardInterrupt
     old = signal.signal(signal.SIGTERM, on_term)
+    # Ctrl-C too, even when started with SIGINT ignored (a shell's background job): Python then installs no handler of its
+    # own, and the runs started from here would inherit the ignoring and outlive a stop
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try: yield seen
-    finally: signal.signal(signal.SIGTERM, old)
+    finally: signal.signal(signal.SIGTERM, old); signal.signal(signal.SIGINT, old_int)
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c0ec4883
 ExperimentBusy = RunBusy      # the lock chapter's: one process per experiment, as per training run

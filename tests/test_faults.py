@@ -49,8 +49,9 @@ def test_ctrl_c_stops_ab_keeps_what_finished(tmp_path, cache):
     exp = tmp_path / "runs" / "stop"
     cmd = [*CLI, "ab", "spec.yaml", "--engine", "python", "--only", "control", "--no-report", "--no-progress"]
     p = subprocess.Popen(cmd, cwd=tmp_path, env=env(PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)        # its own process group, as a shell gives a job
-    try:
+                         text=True, start_new_session=True,        # its own process group, as a shell gives a job,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))   # started with SIGINT ignored, as a
+    try:                                                           # shell starts a background job: Ctrl-C must stop it all the same
         t0 = time.time()
         while not (status(exp, 0) == "ok" and list((exp / "control/seed1/ckpt").glob("step_*"))):   # seed 0 done, seed 1 mid-run
             assert p.poll() is None and time.time() - t0 < 400, (p.poll(), status(exp, 0), status(exp, 1))
