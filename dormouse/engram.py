@@ -214,9 +214,13 @@ def extra_repr(self: Engram) -> str:
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #40f75a54
 @patch
-def ids(self: Engram, x: torch.Tensor) -> torch.Tensor:
-    "Flat row ids `[b, t, n_tables]` (table i's rows start at `i * rows`; tables by point, then order, then head)."
-    return ngram_keys(x, self.hash_words, self.slot_orders, self.rows, self.fold) + self.offsets.to(x.device)
+def ids(self: Engram, x: torch.Tensor, words: torch.Tensor | None = None, offsets: torch.Tensor | None = None) -> torch.Tensor:
+    """Flat row ids `[b, t, n_tables]` (table i's rows start at `i * rows`; tables by point, then order, then head).
+    `words`, `offsets`: the hash words and table offsets on `x`'s device, when not the module's (the prefetch worker
+    keeps CPU copies, so that keying a batch never waits on the GPU)."""
+    words = self.hash_words if words is None else words
+    offsets = self.offsets.to(x.device) if offsets is None else offsets
+    return ngram_keys(x, words, self.slot_orders, self.rows, self.fold) + offsets
 
 @patch
 def _staging(self: Engram, name: str, n: int, device) -> torch.Tensor | None:

@@ -78,7 +78,7 @@ class Pipeline:
 def _prepare(self: Pipeline, item: Item):
     "Batch, keys, unique + inverse, rows gathered into a pinned slot and copied H2D on the side stream."
     x = self.batch_fn(item.step)
-    ids = ngram_keys(x[:, :-1], self.words, self.eng.slot_orders, self.eng.rows, self.eng.fold) + self.offsets   # `Engram.ids` on the CPU
+    ids = self.eng.ids(x[:, :-1], self.words, self.offsets)   # the Engram's own ids, from the worker's CPU copies
     uniq, inv = torch.unique(ids.reshape(-1), sorted=True, return_inverse=True)
     item.uc, n_uniq = uniq, len(uniq)
     if not self.cuda:
