@@ -247,6 +247,7 @@ def format_bench_counts(r: dict) -> str:
                    f"{e['build_s']:>8.1f} {e['bpb']:>9.4f}   {' '.join(f'{b:.3f}' for b in e['bpb_per_order'])}")
     return "\n".join(out)
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #1c4e3cc5
 def _list(s, conv):
     try: return [conv(v) for v in s.split(",") if v.strip()]
     except ValueError as e: raise ConfigError(f"bad list {s!r}: {e}") from None

@@ -101,6 +101,7 @@ def _lags(x, nmax: int, fold: str):
     np.put_along_axis(s, pos, f, 1)                     # a run's positions all write the same space
     return lambda j: np.take_along_axis(s, pos - j, 1)
 
+# %% ../nbs/2_host_ram/20_ngram.ipynb #d5fb0f12
 def ngram_keys(x: torch.Tensor, words: torch.Tensor, orders, rows: int, fold: str = "none") -> torch.Tensor:
     "Keys `[b, t, n_orders]` in `[0, rows)` for byte ids `x [b, t]`, on `x`'s device."
     if x.dim() != 2: raise ValueError(f"ngram_keys expects byte ids [batch, time], got shape {tuple(x.shape)}")
@@ -229,6 +230,7 @@ def distinct_split(tokens, orders, seq_len: int) -> dict:
     if hashed: out.update(_hashed_split(x[0], hashed, n_starts))
     return out
 
+# %% ../nbs/2_host_ram/20_ngram.ipynb #c52b4b0d
 def _hashed_split(x: np.ndarray, ns, n_starts: int) -> dict:
     """Sorted distinct hashed ids (`ngram_codes`'s, orders above 7) of the order-`n` contexts, for each `n` in `ns`, of the
     text `x` and of every window start: the k-gram that opens a window, k < n, hashed with the PAD symbols above it.
@@ -308,6 +310,7 @@ def _distinct(ids: np.ndarray, small: bool, counts: bool):
     return (s[first], np.diff(np.flatnonzero(first), append=len(s)) if counts else None,
             lambda t: np.searchsorted(s, t, "right") - np.searchsorted(s, t, "left"))
 
+# %% ../nbs/2_host_ram/20_ngram.ipynb #714f8f02
 def split_figures(tokens, orders, seq_len: int, words: torch.Tensor, rows, at_least=(2, 8)) -> dict:
     """Per order `n` of `orders` (its words at its index in `words`): `split`, how many distinct ids `distinct_split` finds;
     `rungs`, `rung_stats` of them at `rows`; `text_ge2`, `text_ge8`, ...: `repeats` of the training text's n-grams.

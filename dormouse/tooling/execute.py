@@ -81,6 +81,7 @@ def _chapter_key(src: Path, inputs: str) -> str:
     flags = get_config(src.parent).tst_flags
     return hashlib.sha256(b"\0".join([Path(src).read_bytes(), inputs.encode(), str(flags).encode(), sys.version.encode()])).hexdigest()[:24]
 
+# %% ../../nbs/5_tooling/52_execute.ipynb #4efe193d
 def execute_pages(pages: list[Page], folder, workers: int | None = None, cache=None) -> dict:
     """Run the chapters among `pages` into `folder`, several at once; {href: executed copy}. A failure becomes a note on its page.
     With `cache` (a folder), a chapter run before from the same notebook and the same `chapter_inputs` is reused, not run again;
@@ -113,4 +114,3 @@ def execute_pages(pages: list[Page], folder, workers: int | None = None, cache=N
         return p.href, dst
     with ThreadPoolExecutor(workers) as ex: done = list(ex.map(one, range(len(todo)), todo))
     return {h: d for h, d in done if d.exists()}
-
