@@ -300,6 +300,7 @@ def run_fingerprint(config: dict, metrics) -> str:
     same.update({k: v for k, v in code_path(config, metrics).items() if k in MEASURED_PATH})
     return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
+# %% ../nbs/4_experiments/41_decision.ipynb #093d32e0
 _POOL: dict = {}
 
 def pooled_runs(runs_dir) -> "pd.DataFrame":

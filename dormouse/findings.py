@@ -17,8 +17,8 @@ __all__ = ['RUNS', 'SPECS', 'RUN_COLS', 'ARM_COLS', 'CODE_ORDER', 'BIG', 'BASE',
            'interleaved_costs', 'step_costs', 'claim_answer', 'paired_runs', 'first_parting', 'partings',
            'offload_answer', 'recorded_so_far', 'gap_words', 'lever_gaps', 'above_floor', 'floor_words', 'verdict_rows',
            'effect_text', 'robust_text', 'verdict_cells', 'read_all', 'q_rows', 'q_capacity', 'q_code', 'q_lr',
-           'q_rate', 'q_locality', 'q_trace', 'q_claim', 'q_offload', 'q_card', 'q_bank', 'q_bank_cpu', 'q_fit',
-           'q_design', 'q_generic', 'answer_rows', 'record_link', 'answers_html', 'plot_card_memory', 'headlines',
+           'q_rate', 'q_design', 'q_locality', 'q_claim', 'q_trace', 'q_offload', 'q_fit', 'q_card', 'q_bank',
+           'q_bank_cpu', 'q_generic', 'answer_rows', 'record_link', 'answers_html', 'plot_card_memory', 'headlines',
            'headlines_html']
 
 # %% ../nbs/4_experiments/43_findings.ipynb #380ac27e
@@ -717,6 +717,7 @@ def _where_row(r) -> str:
     if r.control_lo <= r["mean"] <= r.control_hi: return f"inside {r.control}'s seeds, {r.control_lo:.4f}–{r.control_hi:.4f}"
     return f"{'below' if r['mean'] < r.control_lo else 'above'} every {r.control} seed"
 
+# %% ../nbs/4_experiments/43_findings.ipynb #fb8f4834
 def q_rows(R) -> str:
     e = R["exps"]["engram_rows"]
     if (p := _pending(e)): return p
@@ -742,6 +743,21 @@ def q_rate(R) -> str:
     return (f"Yes at {', '.join(kept)}." if kept else
             f"No: at every rate tried ({', '.join(t.arm)}) the Engram scores above every {t.control.iloc[0]} seed; {means_in_order(e)}.")
 
+def q_design(R) -> str:
+    "Which of the Engram designs beat every no-Engram seed at tiny on the CPU, each arm's mean against the control's seeds."
+    e = R["exps"]["engram_design_cpu"]
+    if (p := _pending(e)): return p
+    t = verdict_rows(e.dir).set_index("arm")
+    keep = list(t.index[t.verdict == "keep"])
+    today = t.loc["today", "mean"] if "today" in t.index else None
+    better = [a for a in t.index if a != "today" and today is not None and t.loc[a, "mean"] < today]
+    return (f"{'Every' if len(keep) == len(t) else len(keep) and 'Some' or 'No'} Engram arm beats every no-Engram seed here"
+            + (f" ({', '.join(keep)})" if 0 < len(keep) < len(t) else "")
+            + (f"; the paper's design beats today's in {', '.join(better)}" if better else "; none of the paper's arms beats today's design")
+            + ": " + "; ".join(f"{a} {r['mean']:.4f}" for a, r in t.iterrows()) + f" against {t.control.iloc[0]} "
+            + f"{t.control_lo.iloc[0]:.4f}–{t.control_hi.iloc[0]:.4f}.")
+
+# %% ../nbs/4_experiments/43_findings.ipynb #d12e48b6
 def q_locality(R) -> str:
     s = R["size"]
     if s.empty: return "not run yet: no step benchmark timed both 2^22 and 2^24 rows"
@@ -751,13 +767,6 @@ def q_locality(R) -> str:
     return (("Yes" if len(seen) else "Not in a training step") + ": a step at 2^24 ÷ 2^22 rows per order is "
             + ", ".join(f"{r.preset} {r.arm} {r.ratio:.3f}× [{r.ci_lo:.3f}, {r.ci_hi:.3f}]" for r in big.itertuples())
             + (f"; the host update alone costs {R['flat'].extra_ms.min():+.2f} to {R['flat'].extra_ms.max():+.2f} ms more" if len(R["flat"]) else "") + ".")
-
-def q_trace(R) -> str:
-    mem = R["mem"]
-    if mem is None or 1 not in set(mem["summary"].batch): return "no verdict: the memory trace has no batch-1 run"
-    d = loop_dominance(mem, 1)
-    return (("Yes" if d["dominates"] else "No") + f": the loop block's activations are {d['loop_activation_gib']:.3f} GiB, {d['loop_share']:.2%} of the "
-            f"batch-1 peak ({d['peak_gib']:.2f} GiB); the largest part is {d['largest']} ({d['largest_gib']:.2f} GiB).")
 
 def q_claim(R) -> str:
     c = R["costs"]
@@ -770,6 +779,14 @@ def q_claim(R) -> str:
     return (f"In `{r.source}`: {r.preset} {r.comparison} {_ci(r)} holds {CLAIM - 1:+.1%}"
             + (f"; the host table on top of device mode: " + ", ".join(f"{h.comparison} {_ci(h)}" for h in host.itertuples()) if len(host) else "") + ".")
 
+# %% ../nbs/4_experiments/43_findings.ipynb #c2de885c
+def q_trace(R) -> str:
+    mem = R["mem"]
+    if mem is None or 1 not in set(mem["summary"].batch): return "no verdict: the memory trace has no batch-1 run"
+    d = loop_dominance(mem, 1)
+    return (("Yes" if d["dominates"] else "No") + f": the loop block's activations are {d['loop_activation_gib']:.3f} GiB, {d['loop_share']:.2%} of the "
+            f"batch-1 peak ({d['peak_gib']:.2f} GiB); the largest part is {d['largest']} ({d['largest_gib']:.2f} GiB).")
+
 def q_offload(R) -> str:
     e, p = R["exps"]["loop_offload"], R["pairs"]
     if (x := _pending(e)): return x
@@ -778,6 +795,15 @@ def q_offload(R) -> str:
     return (f"BPB unmoved: the losses and evaluations are identical in {same} of {len(p)} seeds; peak allocated {pct('peak_change')}, "
             f"ms/step {pct('ms_change')}.")
 
+def q_fit(R) -> str:
+    if not R["card_fit"]: return "not run yet: runs/bench_card/ does not exist"
+    s = pd.DataFrame(R["card_fit"])
+    fits = s[s.largest_batch > 0].sort_values("largest_batch")
+    none = s[s.largest_batch == 0]
+    return ((f"{', '.join(sorted(set(none.lever)))}: no micro-batch fits under {s.cap_gib.iloc[0]:g} GiB; " if len(none) else "")
+            + "the largest micro-batch of 512 bytes that does: " + ", ".join(f"{r.lever} (offload {r.offload}) {r.largest_batch}" for r in fits.itertuples()) + ".")
+
+# %% ../nbs/4_experiments/43_findings.ipynb #89424944
 def q_card(R) -> str:
     e = R["exps"]["card16"]
     if (p := _pending(e)): return p
@@ -803,28 +829,7 @@ def q_bank_cpu(R) -> str:
     return ("Where a rerun moves nothing, the levers' training loss is the higher in "
             + "; ".join(f"{a} {int(r.higher)} of {int(r.windows)} windows ({r['mean'] / math.log(2):+.4f} bits)" for a, r in by.iterrows()) + ".")
 
-def q_fit(R) -> str:
-    if not R["card_fit"]: return "not run yet: runs/bench_card/ does not exist"
-    s = pd.DataFrame(R["card_fit"])
-    fits = s[s.largest_batch > 0].sort_values("largest_batch")
-    none = s[s.largest_batch == 0]
-    return ((f"{', '.join(sorted(set(none.lever)))}: no micro-batch fits under {s.cap_gib.iloc[0]:g} GiB; " if len(none) else "")
-            + "the largest micro-batch of 512 bytes that does: " + ", ".join(f"{r.lever} (offload {r.offload}) {r.largest_batch}" for r in fits.itertuples()) + ".")
-
-def q_design(R) -> str:
-    "Which of the Engram designs beat every no-Engram seed at tiny on the CPU, each arm's mean against the control's seeds."
-    e = R["exps"]["engram_design_cpu"]
-    if (p := _pending(e)): return p
-    t = verdict_rows(e.dir).set_index("arm")
-    keep = list(t.index[t.verdict == "keep"])
-    today = t.loc["today", "mean"] if "today" in t.index else None
-    better = [a for a in t.index if a != "today" and today is not None and t.loc[a, "mean"] < today]
-    return (f"{'Every' if len(keep) == len(t) else len(keep) and 'Some' or 'No'} Engram arm beats every no-Engram seed here"
-            + (f" ({', '.join(keep)})" if 0 < len(keep) < len(t) else "")
-            + (f"; the paper's design beats today's in {', '.join(better)}" if better else "; none of the paper's arms beats today's design")
-            + ": " + "; ".join(f"{a} {r['mean']:.4f}" for a, r in t.iterrows()) + f" against {t.control.iloc[0]} "
-            + f"{t.control_lo.iloc[0]:.4f}–{t.control_hi.iloc[0]:.4f}.")
-
+# %% ../nbs/4_experiments/43_findings.ipynb #a914f5e2
 def q_generic(e: Experiment) -> str:
     "Each verdict's arms against the control; while the experiment is incomplete, its status and the verdicts it has so far."
     t = verdict_rows(e.dir)
@@ -833,7 +838,6 @@ def q_generic(e: Experiment) -> str:
     against = f" against {e.spec.control}'s seeds {t.control_lo.iloc[0]:.4f}–{t.control_hi.iloc[0]:.4f}" if len(t) else ""
     if (p := _pending(e)): return p + (f"; so far {by}{against}" if by else "")
     return by + against + "."
-
 
 # %% ../nbs/4_experiments/43_findings.ipynb #591c2fc9
 QUESTIONS = [   # (question, the experiment or record that answers it, how the answer is read)
@@ -871,6 +875,7 @@ def answer_rows(R: dict) -> pd.DataFrame:
                         record=rec))
     return pd.DataFrame(out)
 
+# %% ../nbs/4_experiments/43_findings.ipynb #162a2f7e
 def record_link(name: str, frm: str = "4_experiments/findings.html") -> str:
     "The record's page relative to page `frm`: the A/B's report page, else the record's folder under runs/."
     import posixpath
@@ -890,6 +895,7 @@ def answers_html(t: pd.DataFrame, frm: str = "4_experiments/findings.html") -> s
     return ('<table class="dm-answers"><thead><tr><th>question</th><th>answer</th><th>verdicts: effect against the control [95 % CI]</th>'
             "<th>robust</th><th>record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
+# %% ../nbs/4_experiments/43_findings.ipynb #189a677c
 def plot_card_memory(card: pd.DataFrame, cap_gib: float = 15.0):
     "The card benchmark's peak allocated memory per lever and offload at micro-batch 8, by part, against the card's cap."
     parts = {"bank weights": "bank_weights_gib", "bank low bits": "bank_low_bits_gib", "bank momentum": "bank_momentum_gib"}
@@ -901,7 +907,6 @@ def plot_card_memory(card: pd.DataFrame, cap_gib: float = 15.0):
     ax.axhline(cap_gib, ls="--", color="red", lw=1, label=f"the card's cap, {cap_gib:g} GiB")
     ax.set(ylabel="peak allocated GiB", xlabel="", title=f"the 16 GB card: peak memory at micro-batch {int(d.batch.iloc[0])} (dormouse-1b)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1)); fig.tight_layout(); plt.show()
-
 
 # %% ../nbs/4_experiments/43_findings.ipynb #hdl0cd01
 HEADLINES = [   # (topic, the question of QUESTIONS whose answer it shows, the page that holds the measurement)
