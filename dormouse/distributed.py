@@ -249,6 +249,7 @@ class _NullLog:
     def sync(self): pass
     def close(self): pass
 
+# %% ../nbs/3_training/35_distributed.ipynb #01442f68
 class RankRun(_train._Run):
     """One rank's `_Run`: its share of each micro-batch, the backbone under DDP or sharded by FSDP2
     (`train.parallel`), the Engram's rows merged; rank 0 writes."""

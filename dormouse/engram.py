@@ -93,6 +93,7 @@ class ShortConv(nn.Module):
                      dilation=self.dilation, groups=self.weight.shape[0])[..., :t]
         return F.silu(y).transpose(1, 2)
 
+# %% ../nbs/2_host_ram/22_engram.ipynb #0ff4c001
 class EngramPoint(nn.Module):
     "What one injection point makes of its memory `e [b, t, width]` and the hidden state `h [b, t, d_model]`."
     def __init__(self, ecfg, width: int, d_model: int, gate: str, dilation: int):
@@ -123,6 +124,7 @@ class EngramPoint(nn.Module):
             if self.gate is not None: y = y * torch.sigmoid(self.gate(e))
         return y + self.conv(y) if self.conv is not None else y
 
+# %% ../nbs/2_host_ram/22_engram.ipynb #ed5c9ce0
 class Engram(nn.Module):
     "Hashed n-gram rows (host or device store) -> normalised, projected, gated `[b, t, d_model]`."
     def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages=None):

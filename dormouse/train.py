@@ -106,6 +106,7 @@ def cuda_outside_gib(device) -> float:
     free, total = torch.cuda.mem_get_info(device)
     return (total - free - torch.cuda.memory_reserved(device)) / GiB
 
+# %% ../nbs/3_training/30_train.ipynb #7dc4ef53
 def memory_cap(cap_gib: float, device) -> dict | None:
     """Cap this process's CUDA allocator at `cap_gib` GiB of `device`, with expandable segments: the cap, the device's
     total, the fraction, the allocator settings and the memory outside the allocator once CUDA has started. Called
@@ -128,6 +129,7 @@ def uncap(cap: dict | None, device):
     "Give the allocator back the fraction it had before `memory_cap` (a later run in the same process is not capped by this one)."
     if cap: torch.cuda.set_per_process_memory_fraction(cap["_restore"], device)
 
+# %% ../nbs/3_training/30_train.ipynb #0139e9be
 def _fold(peaks: dict, phase: str, device):
     "The allocator's peaks since the last fold (or reset) join `phase`'s; the peaks start again. CUDA only."
     if device.type != "cuda": return
@@ -155,6 +157,7 @@ def memory_metrics(peaks: dict, cap: dict | None, device, measured: bool = True)
     if cap: d["cuda_context_gib_end"] = cuda_outside_gib(device) if cuda else None
     return d
 
+# %% ../nbs/3_training/30_train.ipynb #fecb18e9
 def format_allocator(f: dict) -> str:
     "The allocator's figures (`memory_metrics` keys, plus `allocated_gib` and `reserved_gib` now) as one clause of a message."
     s = (f"the allocator had {f['allocated_gib']:.2f} GiB allocated (peak {f['peak_allocated_gib']:.2f}) and "
