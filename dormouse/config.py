@@ -76,6 +76,7 @@ class EngramConfig:
     prefetch: str = "auto"      # pipeline the next batch's rows on a side stream: "auto" (host tables on a GPU), "true", "false"
     ram_reserve_gb: float = 8.0 # RAM kept free by the guard
     host_pages: str = "2m"      # host table pages: "2m" (transparent huge pages), "1g" (hugetlb pool), "4k"
+    placement: str = "rank"     # under torchrun, host tables: "rank" (a copy per rank), "node" (one per node in shared memory)
 
 # %% ../nbs/0_foundations/00_config.ipynb #36215b96
 @dataclass
@@ -155,6 +156,7 @@ CHOICES = {
     "engram.lr_schedule": ("constant", "follow"),
     "engram.host_pages": ("2m", "1g", "4k"),
     "engram.prefetch": ("auto", "true", "false"),
+    "engram.placement": ("rank", "node"),
     "engram.gate": ("scalar", "context", "none"),
     "engram.fold": ("none", "case", "whitespace", "case+whitespace"),
     "engram.out_init": ("default", "zero"),
@@ -324,6 +326,9 @@ def validate(cfg: Config) -> Config:
     _check_lists(cfg)
     if cfg.engram.prefetch == "true" and cfg.engram.mode != "host":
         warnings.warn(f"engram.prefetch=true has no effect with engram.mode={cfg.engram.mode!r}: only host tables are prefetched")
+    if cfg.engram.enabled and cfg.engram.placement != "rank" and cfg.engram.mode != "host":
+        raise ConfigError(f"engram.placement={cfg.engram.placement} places host tables; engram.mode={cfg.engram.mode!r} keeps "
+                          "them on each rank's device: use engram.mode=host or engram.placement=rank")
     if cfg.train.compile_mode != "default" and not cfg.train.compile:
         warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")
     if cfg.train.compile and cfg.train.compile_mode == "reduce-overhead" and cfg.train.accum > 1:
@@ -462,6 +467,7 @@ def from_dict(d: dict) -> Config:
 # %% ../nbs/0_foundations/00_config.ipynb #cfgchg0cd
 FREE_KEYS = ("train.steps", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.deterministic",
              "train.metrics_warmup", "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages", "engram.prefetch",
+             "engram.placement",
              "offload.moe", "offload.loop", "offload.path", "offload.min_bytes",
              "train.parallel", "train.memory_cap_gib")
 

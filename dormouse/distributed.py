@@ -8,8 +8,9 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/distributed.html.md"""
 
 # %% ../nbs/3_training/35_distributed.ipynb #7bc8002a
 from __future__ import annotations
-import contextlib, copy, datetime, io, os, shutil, warnings
+import contextlib, copy, datetime, io, mmap, os, re, shutil, uuid, warnings
 from pathlib import Path
+import numpy as np
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
@@ -17,6 +18,7 @@ from torch.distributed.tensor import DTensor
 from .checkpoint import CheckpointError, save_checkpoint, step_name
 from .config import Config, ConfigError
 from .data import batch_at
+from .host_table import HostTable
 from .lock import announce, run_lock
 from .optim import NS_IMPLS
 from .records import write_json
@@ -24,8 +26,9 @@ from .step import repeatable
 from . import train as _train
 
 # %% auto #0
-__all__ = ['TIMEOUT_S', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows', 'merge_parts', 'merge_rows',
-           'share_engram', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
+__all__ = ['TIMEOUT_S', 'SHM', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows', 'merge_parts',
+           'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads', 'node_tables',
+           'table_pss_kb', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
            'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'RankRun', 'train_ranks']
 
 # %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
@@ -101,6 +104,102 @@ def share_engram(eng):
         return uniq, uniq.cpu(), g
     eng.pop_grads = pop_merged
     return eng
+
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302
+SHM = Path("/dev/shm")     # tmpfs: a file there is memory that every process of the node can map
+
+def shared_alloc(tag: str, create: bool):
+    """`HostTable`'s `alloc` over files `SHM/{tag}.{k}` (k: the table's k-th buffer), mapped `MAP_SHARED`: `create`
+    makes them (the node's lead; zero pages, as an anonymous map's), else the existing ones are mapped. `.paths`: the files."""
+    paths = []
+    def alloc(nbytes: int, hugepages=True) -> np.ndarray:
+        path = SHM / f"{tag}.{len(paths)}"; paths.append(path)
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT | os.O_EXCL if create else 0), 0o600)
+        try:
+            if create: os.ftruncate(fd, nbytes)
+            mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED)
+        finally: os.close(fd)                 # the mapping holds the memory
+        if hugepages and hasattr(mmap, "MADV_HUGEPAGE"):
+            try: mm.madvise(mmap.MADV_HUGEPAGE)   # honoured where the kernel's shmem_enabled allows it
+            except OSError: pass
+        return np.frombuffer(mm, np.float32, count=nbytes // 4)
+    alloc.paths = paths
+    return alloc
+
+class Node:
+    """This rank's node: its global `members`, `lead` (local rank 0 of it), `index` among the nodes, and two gloo groups
+    of its ranks: `group` (the main thread's) and `updates` (the table updates', run where the update runs)."""
+    def __init__(self, ranks: Ranks):
+        nodes = [None] * ranks.world        # torchrun's node rank: two agents on one machine are two nodes
+        dist.all_gather_object(nodes, int(os.environ.get("GROUP_RANK", ranks.rank // ranks.local_world)))
+        order = sorted(set(nodes))
+        members = [[r for r in range(ranks.world) if nodes[r] == n] for n in order]
+        self.group, _ = dist.new_subgroups_by_enumeration(members, backend="gloo")
+        self.updates, _ = dist.new_subgroups_by_enumeration(members, backend="gloo")
+        self.index, self.n_nodes = order.index(nodes[ranks.rank]), len(order)
+        self.members = members[self.index]
+        self.lead = ranks.rank == self.members[0]
+    def __repr__(self): return f"node {self.index} of {self.n_nodes}: ranks {self.members}"
+
+def shared_updates(t: HostTable, node: Node) -> HostTable:
+    "Make host table `t`'s updates the node lead's alone, each followed by a barrier of the node's ranks (before anyone reads again)."
+    for name in ("momentum_update", "adam_update"):
+        def once(*a, _apply=getattr(t, name), **k):
+            if node.lead: _apply(*a, **k)
+            dist.barrier(group=node.updates)
+        setattr(t, name, once)
+    return t
+
+def share_loads(eng, node: Node):
+    "Make `eng.load_tables` the lead's alone: the node's other ranks take the update counter from it, once its rows are in."
+    load = eng.load_tables
+    def load_once(ckpt_dir):
+        if eng.server is not None: eng.server.drain()
+        box = [load(ckpt_dir) if node.lead else None]
+        dist.broadcast_object_list(box, src=node.members[0], group=node.group)   # returns once the lead has loaded
+        eng.t = int(box[0]["t"])
+        return box[0]
+    eng.load_tables = load_once
+    return eng
+
+@contextlib.contextmanager
+def node_tables(node: Node):
+    """Inside, an Engram's host table is made once per node in shared memory (`shared_alloc`): the lead makes and
+    initialises it, the node's other ranks map it after a barrier, then the lead unlinks its files."""
+    from dormouse.engram import Engram
+    made = Engram._new_host_table
+    def new_host_table(eng, init: bool) -> HostTable:
+        if node.lead: eng._check_fits()      # the RAM guard where the RAM is taken
+        tag = [f"dormouse-table-{os.getpid()}-{uuid.uuid4().hex[:12]}"]
+        dist.broadcast_object_list(tag, src=node.members[0], group=node.group)
+        alloc = shared_alloc(tag[0], create=node.lead)
+        make = lambda init: HostTable(eng.n_tables, eng.rows, eng.dim, eng._layout, eng._hugepages, init=init,
+                                      states=eng.states, alloc=alloc)
+        if node.lead: t = make(init)
+        dist.barrier(group=node.group)       # made and initialised
+        if not node.lead: t = make(False)
+        dist.barrier(group=node.group)       # mapped by every rank of the node
+        if node.lead:
+            for path in alloc.paths: path.unlink()
+        share_loads(eng, node)
+        return shared_updates(t, node)
+    Engram._new_host_table = new_host_table
+    try: yield
+    finally: Engram._new_host_table = made
+
+def table_pss_kb(t: HostTable) -> int:
+    """This process's proportional share (`Pss`, kB) of the mappings that hold host table `t`'s arrays: a page that k
+    processes map counts 1/k in each, so the ranks' sum is the RAM the table takes on the node."""
+    from numpy.lib.array_utils import byte_bounds
+    spans = [byte_bounds(a) for a in (t.W, t.M, t.V) if a is not None]    # a column view ends inside its buffer
+    kb, hit = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        m = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)
+        if m:
+            lo, hi = int(m[1], 16), int(m[2], 16)
+            hit = any(lo < e and s < hi for s, e in spans)
+        elif hit and line.startswith("Pss:"): kb += int(line.split()[1])
+    return kb
 
 # %% ../nbs/3_training/35_distributed.ipynb #f4faf1d7
 def sync_balance(model):
@@ -252,12 +351,17 @@ class _NullLog:
 # %% ../nbs/3_training/35_distributed.ipynb #01442f68
 class RankRun(_train._Run):
     """One rank's `_Run`: its share of each micro-batch, the backbone under DDP or sharded by FSDP2
-    (`train.parallel`), the Engram's rows merged; rank 0 writes."""
+    (`train.parallel`), the Engram's rows merged, its host table a copy per rank or one per node
+    (`engram.placement`); rank 0 writes."""
     def __init__(self, cfg: Config, out_dir, ranks: Ranks, **kw):
         self.ranks, self.rows = ranks, rank_rows(cfg.data.batch_size, ranks)
         self.fsdp = cfg.train.parallel == "fsdp"
         if not ranks.writer: cfg = copy.deepcopy(cfg); cfg.train.progress = False   # one progress bar: rank 0's
-        super().__init__(cfg, out_dir, **kw)
+        e = cfg.engram
+        self.placement = e.placement if e.enabled and e.mode == "host" else "rank"
+        self.node = Node(ranks) if self.placement != "rank" else None
+        with node_tables(self.node) if self.node is not None else contextlib.nullcontext():   # the model's table: the node's
+            super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
         if self.model.engram is not None: share_engram(self.model.engram)
@@ -283,7 +387,8 @@ class RankRun(_train._Run):
 
     def open(self):
         super().open()
-        self.metrics.update(world_size=self.ranks.world, parallel=self.cfg.train.parallel, local_world_size=self.ranks.local_world)
+        self.metrics.update(world_size=self.ranks.world, parallel=self.cfg.train.parallel, local_world_size=self.ranks.local_world,
+                            engram_placement=self.placement)
         return self
 
     def eval_heldout(self, step: int):
@@ -310,6 +415,13 @@ class RankRun(_train._Run):
         dist.barrier()
 
     def finish(self, status: str) -> dict:
+        """Rank 0 writes the metrics; with a host table, after an ok end (every rank here together), they hold each
+        rank's `Pss` of the table (`table_pss_kb`): their sum is the RAM the table takes."""
+        eng = self.model.engram
+        if status == "ok" and eng is not None and eng.mode == "host":
+            pss = [None] * self.ranks.world
+            dist.all_gather_object(pss, table_pss_kb(eng.store))
+            self.metrics.update(engram_table_kb=eng.store.nbytes // 1024, engram_table_pss_kb=pss)
         if self.ranks.writer: return super().finish(status)
         return dict(self.metrics, status=status)
 

@@ -386,28 +386,30 @@ def host_adam(T, woff, S, moff, V, voff, ids, g, k: int, lr: float, betas=(0.9, 
 # %% ../nbs/2_host_ram/21_host_table.ipynb #aa473ea8
 class HostTable:
     """Engram rows in host RAM: `[n_orders * rows, dim]` fp32 weights and `states` optimizer rows beside each
-    (1: momentum; 2: Adam's two moments, the second in `V`), updated in place."""
+    (1: momentum; 2: Adam's two moments, the second in `V`), updated in place. `alloc(nbytes, hugepages)` makes each
+    buffer (`host_alloc`; the distributed chapter passes a node's shared mapping); `first`: the flat id of row 0,
+    whose initial values it takes (a table of one range of rows starts where the whole table's range does)."""
     device = torch.device("cpu")
     def __init__(self, n_orders: int, rows: int, dim: int, layout: str = LAYOUT, hugepages: bool = True,
-                 init: bool = True, seed: int = INIT_SEED, states: int = 1):
+                 init: bool = True, seed: int = INIT_SEED, states: int = 1, alloc=host_alloc, first: int = 0):
         if layout not in ("interleaved", "split"): raise ValueError(f"unknown layout {layout!r}; allowed: interleaved, split")
         if states not in (1, 2): raise ValueError(f"states {states}: 1 (momentum) or 2 (Adam's two moments)")
         self.n_orders, self.rows, self.dim, self.layout, self.hugepages = n_orders, rows, dim, layout, hugepages
         self.states = states
         N, k = n_orders * rows, 1 + states
         if layout == "interleaved":     # one [N, k*dim] array: weights in columns [0, dim), momentum in [dim, 2*dim), Adam's v after
-            buf = host_alloc(N * k * dim * 4, hugepages).reshape(N, k * dim)
+            buf = alloc(N * k * dim * 4, hugepages).reshape(N, k * dim)
             self.arrays = (buf, 0, buf, dim)
             self.W, self.M = buf[:, :dim], buf[:, dim:2 * dim]
             self.V, self.varr = (buf[:, 2 * dim:], (buf, 2 * dim)) if states == 2 else (None, None)
         else:
-            self.W = host_alloc(N * dim * 4, hugepages).reshape(N, dim)
-            self.M = host_alloc(N * dim * 4, hugepages).reshape(N, dim)
+            self.W = alloc(N * dim * 4, hugepages).reshape(N, dim)
+            self.M = alloc(N * dim * 4, hugepages).reshape(N, dim)
             self.arrays = (self.W, 0, self.M, 0)
-            self.V = host_alloc(N * dim * 4, hugepages).reshape(N, dim) if states == 2 else None
+            self.V = alloc(N * dim * 4, hugepages).reshape(N, dim) if states == 2 else None
             self.varr = (self.V, 0) if states == 2 else None
         if init:
-            _init_rows(self.W, 0, seed)   # interleaved: this touches every page, momentum halves included (zeroed by mmap)
+            _init_rows(self.W, first, seed)   # interleaved: this touches every page, momentum halves included (zeroed by mmap)
             if layout == "split":         # fault the state's own pages in now, not in the first steps
                 _zero_rows(self.M)
                 if states == 2: _zero_rows(self.V)

@@ -5,7 +5,10 @@ hang and the same command resumes it, and checkpoints move between world sizes (
 in one line when the batch does not split. The same for `train.parallel=fsdp` (FSDP2: the backbone sharded, the bank
 by expert): two ranks train what one process trains within the same bound, a killed rank stops the job and the
 command resumes it bit for bit (its checkpoints sharded, through torch.distributed.checkpoint), and a bank whose
-experts do not divide by the world size is refused in one line.
+experts do not divide by the world size is refused in one line. With `engram.placement=node` (one host table per node
+in shared memory, the prefetch pipeline on) two ranks train what one process trains within the same bound, the ranks'
+proportional shares (`Pss`) of the table add up to one table where copies add up to two, and a killed rank's job
+resumes bit for bit.
 
 The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
 OpenMP thread per rank (helpers.env)."""
@@ -26,6 +29,7 @@ TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "
 
 
 FSDP = [*SETS, "train.parallel=fsdp"]
+NODE = [*SETS, "engram.placement=node", "engram.prefetch=true"]    # the pipeline's worker applies the node's updates
 
 
 def ranks_cmd(out, sets=SETS, script=None):
@@ -58,18 +62,20 @@ def runs(tmp_path_factory):
     """One process; the same with each micro-batch's rows reversed (the same sums, added in another order: the
     measured bound); two ranks. Their run directories."""
     root = tmp_path_factory.mktemp("dist")
-    one, flipped, two, sharded = root / "one", root / "flipped", root / "two", root / "fsdp"
+    one, flipped, two, sharded, node = root / "one", root / "flipped", root / "two", root / "fsdp", root / "node"
     (root / "reversed.py").write_text(REVERSED)
     start = lambda args: subprocess.Popen(args, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs = [start(train_cmd(one, SETS)), start([sys.executable, str(root / "reversed.py"), *train_cmd(flipped, SETS)[len(CLI):]])]
     r = run(ranks_cmd(two), check=False)
     f = run(ranks_cmd(sharded, FSDP), check=False)
     assert f.returncode == 0, f.stdout[-3000:] + f.stderr[-3000:]
+    n = run(ranks_cmd(node, NODE), check=False)
+    assert n.returncode == 0, n.stdout[-3000:] + n.stderr[-3000:]
     for p in procs:
         out = p.communicate(timeout=600)[0]
         assert p.returncode == 0, out[-3000:]
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return dict(one=one, flipped=flipped, two=two, fsdp=sharded)
+    return dict(one=one, flipped=flipped, two=two, fsdp=sharded, node=node)
 
 
 SLACK = 8   # two draws of rounding noise: the ranks' gap may exceed the one measured by a few times
@@ -80,7 +86,7 @@ def bound(a, b, ref):
     return max(np.abs(a - b).max(), np.spacing(np.float32(np.abs(ref).max())))
 
 
-@pytest.mark.parametrize("kind", ["two", "fsdp"])
+@pytest.mark.parametrize("kind", ["two", "fsdp", "node"])
 def test_two_ranks_train_what_one_process_trains(runs, kind):
     one, flipped, two = (np.array(losses(runs[k])) for k in ("one", "flipped", kind))
     tol, gap = bound(one, flipped, one), np.abs(one - two).max()
@@ -93,7 +99,7 @@ def test_two_ranks_train_what_one_process_trains(runs, kind):
     assert m["world_size"] == 2 and m["segments"][0]["world_size"] == 2 and m["tokens_per_step"] == 8 * 2 * 64
 
 
-@pytest.mark.parametrize("kind", ["two", "fsdp"])
+@pytest.mark.parametrize("kind", ["two", "fsdp", "node"])
 def test_two_ranks_update_the_tables_as_one_process(runs, kind):
     (w1, m1), (w2, m2), (w3, _) = tables(runs["one"]), tables(runs[kind]), tables(runs["flipped"])
     assert m1["t"] == m2["t"] == STEPS
@@ -104,9 +110,9 @@ def test_two_ranks_update_the_tables_as_one_process(runs, kind):
         assert gap <= SLACK * tol, part
 
 
-@pytest.mark.parametrize("kind", ["two", "fsdp"])
+@pytest.mark.parametrize("kind", ["two", "fsdp", "node"])
 def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path, kind):
-    sets = FSDP if kind == "fsdp" else SETS
+    sets = dict(fsdp=FSDP, node=NODE).get(kind, SETS)
     out = tmp_path / "killed"
     launcher = tmp_path / "pause_rank1.py"
     launcher.write_text(f"""import os, sys, time
@@ -140,6 +146,19 @@ sys.exit(main())
     assert "resuming from" in r.stdout + r.stderr
     assert log(out) and [x["loss"] for x in log(out)] == [x["loss"] for x in log(runs[kind])], "the resumed run differs"
     assert np.array_equal(tables(out)[0], tables(runs[kind])[0])
+
+
+def test_a_node_holds_one_table(runs):
+    """The ranks' `Pss` of the host table (a page mapped by k processes counts 1/k in each) add up to one table with
+    `engram.placement=node`, to two with a copy per rank: the same measure tells the two apart."""
+    m = {k: json.loads((runs[k] / "metrics.json").read_text()) for k in ("node", "two")}
+    table = m["node"]["engram_table_kb"]
+    node, copies = sum(m["node"]["engram_table_pss_kb"]), sum(m["two"]["engram_table_pss_kb"])
+    print(f"\ntable {table} kB; Pss of the ranks: one per node {m['node']['engram_table_pss_kb']} kB (sum {node}), "
+          f"a copy per rank {m['two']['engram_table_pss_kb']} kB (sum {copies})")
+    assert m["node"]["engram_placement"] == "node" and m["two"]["engram_placement"] == "rank" and m["node"]["engram_pipelined"]
+    assert table / 2 < node <= table * 1.05, "one table per node takes more (or less) than one table"
+    assert copies >= 1.9 * table, "copies per rank should take two tables: the measure did not see them"
 
 
 def resume_copy(src, dst, step):
