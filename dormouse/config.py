@@ -76,7 +76,7 @@ class EngramConfig:
     prefetch: str = "auto"      # pipeline the next batch's rows on a side stream: "auto" (host tables on a GPU), "true", "false"
     ram_reserve_gb: float = 8.0 # RAM kept free by the guard
     host_pages: str = "2m"      # host table pages: "2m" (transparent huge pages), "1g" (hugetlb pool), "4k"
-    placement: str = "rank"     # under torchrun, host tables: "rank" (a copy per rank), "node" (one per node in shared memory)
+    placement: str = "rank"     # under torchrun, host tables: "rank" (a copy per rank), "node" (one per node in shared memory), "owner" (each node a range of rows)
 
 # %% ../nbs/0_foundations/00_config.ipynb #36215b96
 @dataclass
@@ -156,7 +156,7 @@ CHOICES = {
     "engram.lr_schedule": ("constant", "follow"),
     "engram.host_pages": ("2m", "1g", "4k"),
     "engram.prefetch": ("auto", "true", "false"),
-    "engram.placement": ("rank", "node"),
+    "engram.placement": ("rank", "node", "owner"),
     "engram.gate": ("scalar", "context", "none"),
     "engram.fold": ("none", "case", "whitespace", "case+whitespace"),
     "engram.out_init": ("default", "zero"),
@@ -329,6 +329,12 @@ def validate(cfg: Config) -> Config:
     if cfg.engram.enabled and cfg.engram.placement != "rank" and cfg.engram.mode != "host":
         raise ConfigError(f"engram.placement={cfg.engram.placement} places host tables; engram.mode={cfg.engram.mode!r} keeps "
                           "them on each rank's device: use engram.mode=host or engram.placement=rank")
+    if cfg.engram.placement == "owner" and cfg.engram.prefetch == "true":
+        raise ConfigError("engram.placement=owner reads rows through collectives on the step's thread, not the prefetch "
+                          "worker's: use engram.prefetch=false (or auto, which then reads synchronously)")
+    if cfg.engram.placement == "owner" and cfg.train.parallel == "fsdp":
+        raise ConfigError("engram.placement=owner runs with train.parallel=ddp (a sharded checkpoint does not yet gather "
+                          "the owners' rows): use train.parallel=ddp or engram.placement=node")
     if cfg.train.compile_mode != "default" and not cfg.train.compile:
         warnings.warn(f"train.compile_mode={cfg.train.compile_mode!r} has no effect without train.compile=true")
     if cfg.train.compile and cfg.train.compile_mode == "reduce-overhead" and cfg.train.accum > 1:

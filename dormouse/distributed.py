@@ -18,7 +18,8 @@ from torch.distributed.tensor import DTensor
 from .checkpoint import CheckpointError, save_checkpoint, step_name
 from .config import Config, ConfigError
 from .data import batch_at
-from .host_table import HostTable
+from .host_table import (EPS, HostTable, _apply_cols, _divide_cols, _normalise_rows_inplace, row_kernel,
+                                 tree_sum)
 from .lock import announce, run_lock
 from .optim import NS_IMPLS
 from .records import write_json
@@ -26,9 +27,10 @@ from .step import repeatable
 from . import train as _train
 
 # %% auto #0
-__all__ = ['TIMEOUT_S', 'SHM', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows', 'merge_parts',
-           'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads', 'node_tables',
-           'table_pss_kb', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
+__all__ = ['TIMEOUT_S', 'SHM', 'SECTIONS', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows',
+           'merge_parts', 'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads',
+           'node_tables', 'table_pss_kb', 'row_bounds', 'row_range', 'owned_update', 'owner_table', 'serve_rows',
+           'stop_serving', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
            'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'RankRun', 'train_ranks']
 
 # %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
@@ -139,6 +141,9 @@ class Node:
         self.index, self.n_nodes = order.index(nodes[ranks.rank]), len(order)
         self.members = members[self.index]
         self.lead = ranks.rank == self.members[0]
+        if len({len(m) for m in members}) == 1:   # equal nodes: rank l of each node, one group per l (the leads' is l = 0)
+            self.across, _ = dist.new_subgroups_by_enumeration([list(c) for c in zip(*members)], backend="gloo")
+            self.peers = [m[self.members.index(ranks.rank)] for m in members]
     def __repr__(self): return f"node {self.index} of {self.n_nodes}: ranks {self.members}"
 
 def shared_updates(t: HostTable, node: Node) -> HostTable:
@@ -163,9 +168,10 @@ def share_loads(eng, node: Node):
     return eng
 
 @contextlib.contextmanager
-def node_tables(node: Node):
+def node_tables(node: Node, owned: bool = False):
     """Inside, an Engram's host table is made once per node in shared memory (`shared_alloc`): the lead makes and
-    initialises it, the node's other ranks map it after a barrier, then the lead unlinks its files."""
+    initialises it, the node's other ranks map it after a barrier, then the lead unlinks its files. `owned`: the
+    table holds the node's range of rows only (`owner_table`)."""
     from dormouse.engram import Engram
     made = Engram._new_host_table
     def new_host_table(eng, init: bool) -> HostTable:
@@ -173,8 +179,9 @@ def node_tables(node: Node):
         tag = [f"dormouse-table-{os.getpid()}-{uuid.uuid4().hex[:12]}"]
         dist.broadcast_object_list(tag, src=node.members[0], group=node.group)
         alloc = shared_alloc(tag[0], create=node.lead)
-        make = lambda init: HostTable(eng.n_tables, eng.rows, eng.dim, eng._layout, eng._hugepages, init=init,
-                                      states=eng.states, alloc=alloc)
+        lo, hi = row_range(eng.n_tables * eng.rows, node) if owned else (0, eng.n_tables * eng.rows)
+        make = lambda init: HostTable(1, hi - lo, eng.dim, eng._layout, eng._hugepages, init=init,
+                                      states=eng.states, alloc=alloc, first=lo)
         if node.lead: t = make(init)
         dist.barrier(group=node.group)       # made and initialised
         if not node.lead: t = make(False)
@@ -182,7 +189,7 @@ def node_tables(node: Node):
         if node.lead:
             for path in alloc.paths: path.unlink()
         share_loads(eng, node)
-        return shared_updates(t, node)
+        return owner_table(t, node, lo, hi, eng.n_tables * eng.rows) if owned else shared_updates(t, node)
     Engram._new_host_table = new_host_table
     try: yield
     finally: Engram._new_host_table = made
@@ -200,6 +207,110 @@ def table_pss_kb(t: HostTable) -> int:
             hit = any(lo < e and s < hi for s, e in spans)
         elif hit and line.startswith("Pss:"): kb += int(line.split()[1])
     return kb
+
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306
+def row_bounds(n: int, n_nodes: int) -> list[int]:
+    "Where each node's rows of `n` start, and `n`: node k owns the flat ids `[b[k], b[k+1])`, contiguous, as even as `n` allows."
+    return [k * n // n_nodes for k in range(n_nodes + 1)]
+
+def row_range(n: int, node: Node) -> tuple[int, int]:
+    "The flat row ids `[lo, hi)` of `n` that `node` owns."
+    b = row_bounds(n, node.n_nodes)
+    return b[node.index], b[node.index + 1]
+
+def _trade(send: torch.Tensor, counts: list, back: list, group) -> torch.Tensor:
+    "`all_to_all_single` of `send` (rows by destination, `counts` of them to each) from which `back[i]` rows come from rank i."
+    out = send.new_empty((sum(back), *send.shape[1:]))
+    dist.all_to_all_single(out, send.contiguous(), back, counts, group=group)
+    return out
+
+def _col_sums(X: np.ndarray, group) -> torch.Tensor:
+    "Column sums of `|X|` (a pairwise tree over this node's rows) added over the nodes' leads."
+    s = tree_sum(torch.from_numpy(X).abs(), 0) if len(X) else torch.zeros(X.shape[1])
+    dist.all_reduce(s, group=group)
+    return s
+
+def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, n_all: int, sinkhorn: bool, lr: float, mu: float,
+                 passes: int, group, eps: float = EPS):
+    """`host_update` on this node's rows (`ids` local to `t`, `g` their gradients) of an update of `n_all` rows in all:
+    Sinkhorn's column means from every node's rows (`_col_sums` over the leads' `group`), the rest row by row."""
+    T, woff, S, moff = t.arrays
+    U, D = g.shape
+    lr, mu, eps = np.float32(lr), np.float32(mu), np.float32(eps)
+    both, row_step = T is not S or abs(woff - moff) != D, row_kernel(D)
+    if not sinkhorn or passes < 1:
+        if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, np.empty((0, D), np.float32), t.prefetch, both)
+        return
+    X = np.empty((U, D), np.float32)
+    if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, X, t.prefetch, both)   # momentum, d, first row normalisation
+    for p in range(passes):
+        if p and U: _normalise_rows_inplace(X, eps)
+        c = torch.clamp_min(_col_sums(X, group) / float(n_all), float(eps)).numpy()   # fp32, as `_col_scales`
+        if p < passes - 1 and U: _divide_cols(X, c)
+    if U: _apply_cols(T, woff, ids, X, c, lr, t.prefetch)
+
+def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable:
+    """Make `t`, this node's rows `[lo, hi)` of `n`, answer as the whole table: `gather` trades ids and rows with the
+    owners, the updates apply this node's part (the lead's, then a node barrier), `write_chunk` keeps this node's
+    part, `read_chunk` (rank 0's, for the checkpoint) asks the other owners for theirs (`serve_rows`)."""
+    if not hasattr(node, "across"): raise ConfigError("engram.placement=owner needs the same number of ranks on every node")
+    bounds = row_bounds(n, node.n_nodes)
+    cuts = torch.tensor(bounds[1:-1])
+    gather, read, write = t.gather, t.read_chunk, t.write_chunk
+    def split(ids):   # sorted flat ids -> how many each node owns
+        ends = torch.searchsorted(ids, cuts).tolist()
+        return [b - a for a, b in zip([0, *ends], [*ends, len(ids)])]
+    def owned_gather(ids, out=None):
+        ids = torch.as_tensor(ids).cpu()
+        counts = split(ids)
+        back = _trade(torch.tensor(counts), [1] * node.n_nodes, [1] * node.n_nodes, node.across).tolist()
+        asked = _trade(ids, counts, back, node.across)
+        rows = _trade(gather(asked - lo) if len(asked) else torch.zeros(0, t.dim), back, counts, node.across)
+        if out is None: return rows
+        out[:len(rows)].copy_(rows); return out[:len(rows)]
+    def mine(ids, g):
+        ids = torch.as_tensor(ids).cpu(); a, b = torch.searchsorted(ids, torch.tensor([lo, hi])).tolist()
+        g = g.numpy() if isinstance(g, torch.Tensor) else g
+        return (ids[a:b] - lo).numpy().astype(np.int64), np.ascontiguousarray(g[a:b], dtype=np.float32), len(ids)
+    def momentum_update(ids, grad, sinkhorn, lr, mu, passes=2):
+        if node.lead: owned_update(t, *mine(ids, grad), sinkhorn, lr, mu, passes, node.across)
+        dist.barrier(group=node.updates)
+    def adam_update(ids, grad, k, lr, betas, eps):
+        if node.lead:
+            i, g, _ = mine(ids, grad); HostTable.adam_update(t, i, g, k, lr, betas, eps)
+        dist.barrier(group=node.updates)
+    def write_chunk(kind, start, a):
+        a0, a1 = max(start, lo), min(start + len(a), hi)
+        if a0 < a1: write(kind, a0 - lo, a[a0 - start:a1 - start])
+    def read_chunk(kind, start, m):
+        parts = []
+        for k in range(node.n_nodes):
+            a0, a1 = max(start, bounds[k]), min(start + m, bounds[k + 1])
+            if a0 >= a1: continue
+            if k == node.index: parts.append(read(kind, a0 - lo, a1 - a0)); continue
+            src = node.peers[k]                 # that node's lead (rank 0 is this node's lead)
+            dist.send(torch.tensor([SECTIONS.index(kind), a0, a1]), src, group=node.across)
+            buf = torch.empty(a1 - a0, t.dim); dist.recv(buf, src, group=node.across); parts.append(buf.numpy())
+        return np.concatenate(parts)
+    t.gather, t.momentum_update, t.adam_update, t.read_chunk, t.write_chunk = owned_gather, momentum_update, adam_update, read_chunk, write_chunk
+    t.owned = (lo, hi)
+    return t
+
+SECTIONS = ("weight", "momentum", "second")     # a checkpoint's row arrays, by number in a request
+
+def serve_rows(t: HostTable, node: Node, writer: int):
+    "A lead's answers to the checkpoint writer's `read_chunk` requests (section, first, end) until `[-1, 0, 0]`."
+    lo, _ = t.owned
+    while True:
+        req = torch.empty(3, dtype=torch.long); dist.recv(req, writer, group=node.across)
+        kind, a0, a1 = req.tolist()
+        if kind < 0: return
+        dist.send(torch.from_numpy(HostTable.read_chunk(t, SECTIONS[kind], a0 - lo, a1 - a0)), writer, group=node.across)
+
+def stop_serving(node: Node):
+    "The writer tells the other leads that the checkpoint has every row."
+    for k, peer in enumerate(node.peers):
+        if k != node.index: dist.send(torch.tensor([-1, 0, 0]), peer, group=node.across)
 
 # %% ../nbs/3_training/35_distributed.ipynb #f4faf1d7
 def sync_balance(model):
@@ -360,7 +471,8 @@ class RankRun(_train._Run):
         e = cfg.engram
         self.placement = e.placement if e.enabled and e.mode == "host" else "rank"
         self.node = Node(ranks) if self.placement != "rank" else None
-        with node_tables(self.node) if self.node is not None else contextlib.nullcontext():   # the model's table: the node's
+        self.owner = self.placement == "owner"
+        with node_tables(self.node, self.owner) if self.node is not None else contextlib.nullcontext():   # the node's table
             super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
@@ -387,15 +499,17 @@ class RankRun(_train._Run):
 
     def open(self):
         super().open()
+        if self.owner and self.pipeline is not None:     # engram.prefetch=auto on a GPU: owned rows read synchronously
+            self.pipeline.close(); self.pipeline = None; self.metrics["engram_pipelined"] = False
         self.metrics.update(world_size=self.ranks.world, parallel=self.cfg.train.parallel, local_world_size=self.ranks.local_world,
                             engram_placement=self.placement)
         return self
 
     def eval_heldout(self, step: int):
         """Rank 0 evaluates (every rank holds the same weights); the others only read their queued steps back.
-        Under FSDP2 every rank evaluates (a forward all-gathers), rank 0 alone prints."""
+        Under FSDP2 or with owned rows every rank evaluates (a forward all-gathers or trades rows), rank 0 alone prints."""
         if self.ranks.writer: return super().eval_heldout(step)
-        if self.fsdp:
+        if self.fsdp or self.owner:
             with contextlib.redirect_stdout(io.StringIO()): return super().eval_heldout(step)
         self.flush()
 
@@ -411,7 +525,11 @@ class RankRun(_train._Run):
             state = _train._train_state(step, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
             save_sharded(self.ckroot, step, self.model, self.opt, state, self.ranks, writers=[eng.save_tables] if eng is not None else [])
             return
-        if self.ranks.writer: super().checkpoint(step)
+        eng = self.model.engram
+        if self.ranks.writer:
+            super().checkpoint(step)
+            if self.owner: stop_serving(self.node)
+        elif self.owner and self.node.lead: serve_rows(eng.store, self.node, 0)
         dist.barrier()
 
     def finish(self, status: str) -> dict:
@@ -446,7 +564,7 @@ def train_ranks(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bo
                 with run_lock(out) if mine and not existed else contextlib.nullcontext():
                     if existed and mine: announce(out)
                     m = _train._loop(run.open())
-                    if then is not None and (mine or run.fsdp):     # under FSDP2 a forward needs every rank
+                    if then is not None and (mine or run.fsdp or run.owner):     # under FSDP2 or owned rows a forward needs every rank
                         with run.eager(): scores = then(run.model, cfg)
                         if mine: m.update(scores); write_json(out / "metrics.json", m)
                     box = [m]; dist.broadcast_object_list(box)   # every rank returns rank 0's metrics
