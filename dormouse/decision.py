@@ -206,9 +206,11 @@ from statistics import NormalDist
 def _t_mass(x: float, df: float) -> float:
     "P(0 < T < x) for Student's t with `df` degrees of freedom (Simpson's rule on the density; df may be fractional)."
     c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-    f = lambda u: c * (1 + u * u / df) ** (-(df + 1) / 2)
+    import numpy as np
     n = 2000; h = x / n
-    return h / 3 * (f(0) + f(x) + sum((4 if i % 2 else 2) * f(i * h) for i in range(1, n)))
+    u = np.arange(n + 1) * h                       # all the nodes at once: a quantile takes ~60 of these integrals
+    w = np.where(np.arange(n + 1) % 2, 4.0, 2.0); w[0] = w[-1] = 1.0
+    return float(h / 3 * np.dot(w, c * (1 + u * u / df) ** (-(df + 1) / 2)))
 
 def t_quantile(p: float, df: float) -> float:
     "The `p` quantile (p > 0.5) of Student's t with `df` degrees of freedom, by bisection on `_t_mass`."

@@ -2,5 +2,5 @@
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: runs a training run through papermill (a minute or more on 2 cores); "
-                                       "`-m 'not slow'` leaves it out")
+    config.addinivalue_line("markers", "slow: half a minute or more on 2 cores (training runs through papermill or torchrun, "
+                                       "kill-and-resume variants, the docs site in a browser); `make test` leaves it out, `make test-slow` runs it")

@@ -53,6 +53,7 @@ def demo(tmp_path_factory):
     q = ab(spec, "--runs-dir", d/"runs", "--parallel", "2")
     return dict(dir=d, runs=runs, proc=q, killed=killed, first=first, seconds=time.time() - t0)
 
+@pytest.mark.slow
 def test_resume_after_kill(demo):
     runs, killed = demo["runs"], demo["killed"]
     assert killed["control/seed0"] == "ok" and "running" in killed.values() and list(killed.values()).count("ok") < 4, killed
@@ -61,6 +62,7 @@ def test_resume_after_kill(demo):
         if st == "running": assert record(runs, k)["status"] in ("ok", "failed") and record(runs, k)["started"] > demo["first"]["started"]
     print(f"killed at {killed}; whole experiment {demo['seconds']:.0f} s")
 
+@pytest.mark.slow
 def test_demo_end_to_end(demo):
     runs, p = demo["runs"], demo["proc"]
     assert p.returncode == 1, p.stdout + p.stderr   # one arm failed: the exit status says so
@@ -86,6 +88,7 @@ def test_demo_end_to_end(demo):
     assert "control/seed0" in p.stdout and "BPB" in p.stdout and "->" in p.stdout
     print(f"demo experiment: {demo['seconds']:.0f} s")
 
+@pytest.mark.slow
 def test_failing_arm_recorded_while_others_finish(demo):
     runs = demo["runs"]
     for seed in (0, 1):

@@ -126,7 +126,7 @@ def test_two_ranks_update_the_tables_as_one_process(runs, kind):
         assert gap <= SLACK * tol, part
 
 
-@pytest.mark.parametrize("kind", ["two", "fsdp", "node"])
+@pytest.mark.parametrize("kind", ["two", pytest.param("fsdp", marks=pytest.mark.slow), pytest.param("node", marks=pytest.mark.slow)])
 def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path, kind):
     sets = dict(fsdp=FSDP, node=NODE).get(kind, SETS)
     out = tmp_path / "killed"
@@ -216,6 +216,7 @@ def resume_copy(src, dst, step):
     (dst / "ckpt" / "latest").write_text(f"step_{step:06d}\n")
 
 
+@pytest.mark.slow
 def test_checkpoints_move_between_world_sizes(runs, tmp_path):
     one = np.array(losses(runs["one"]))
     tol = bound(one, np.array(losses(runs["flipped"])), one)

@@ -22,6 +22,8 @@ from urllib.parse import urldefrag
 
 import pytest
 
+pytestmark = pytest.mark.slow   # the whole site built and walked in Chromium: minutes on 2 cores (`make test-slow`, `make docs-check`)
+
 ROOT = Path(__file__).resolve().parents[1]
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 

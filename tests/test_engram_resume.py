@@ -30,7 +30,7 @@ def tables(out, step=STEPS):
     return digest(d / "engram.bin"), man
 
 
-@pytest.fixture(scope="module", params=list(DESIGNS))
+@pytest.fixture(scope="module", params=["today", pytest.param("paper", marks=pytest.mark.slow)])
 def reference(request, tmp_path_factory):
     out = tmp_path_factory.mktemp(f"engram_ref_{request.param}")
     run(cmd(out, "host", request.param))

@@ -71,6 +71,7 @@ PAPER = ["engram.inject=[embed,loop.1]", "engram.gate=context", "engram.conv=4",
          "engram.fold=case+whitespace", "engram.out_init=zero", "engram.orders=[4,8,12]"]
 
 
+@pytest.mark.slow
 def test_pipelined_paper_design_is_bit_exact(tmp_path):
     "The paper's design (two injection points, hash heads, folded keys, long orders) through the pipeline: its row ids are the Engram's own."
     sets = [s for s in SETS if not s.startswith(("train.steps", "train.ckpt_every", "train.eval_every"))]

@@ -29,6 +29,7 @@ def one_line_error(r):
     return lines[0]
 
 
+@pytest.mark.slow
 def test_second_process_refused_then_stale_lock_taken_over(tmp_path, cache):
     out = tmp_path / "run"
     first = subprocess.Popen(train_args(out, cache), cwd=ROOT, env=env(DORMOUSE_TEST_PAUSE="step:3"),
@@ -77,6 +78,7 @@ def test_resume_with_other_settings_refused_unless_allowed(tmp_path, cache):
     assert seg["start"] == 6 and any(c.startswith("optim.adam_lr: 0.003 then, 0.01 now") for c in seg["changes"]), seg
 
 
+@pytest.mark.slow
 def test_same_machine_same_threads_same_bpb(tmp_path, cache):
     "The demo record's promise: one command on one machine with one thread count gives the same figures, bit for bit."
     a, b = tmp_path / "a", tmp_path / "b"

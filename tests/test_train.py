@@ -100,6 +100,7 @@ def test_sigkill_and_resume_is_bit_exact(straight, tmp_path, cache, pause):
     assert not list((out / "ckpt").glob(".tmp-*"))   # the killed save's debris is gone
 
 
+@pytest.mark.slow
 def test_damaged_checkpoint_is_refused_and_nothing_changes(straight, tmp_path, cache):
     """Truncated file, flipped bit, cut manifest: `train` (which would resume and train on) and `eval`
     both stop with one line naming the file, and no file under the run changes."""
@@ -129,6 +130,7 @@ ACCUM = [a for s in ("train.accum=2", "engram.enabled=true", "engram.mode=host",
                      "engram.rows=4096", "engram.ram_reserve_gb=0.5") for a in ("--set", s)]
 
 
+@pytest.mark.slow
 def test_sigkill_and_resume_with_accumulation_is_bit_exact(tmp_path, cache):
     """`train.accum=2` with a host-mode Engram served by the prefetch pipeline, killed after step 6
     (checkpoint at 4) and resumed: the same per-step losses and gradient norms, weights, optimizer
@@ -156,6 +158,7 @@ CARD = [a for s in ("optim.bank_dtype=split", "optim.bank_state=int8", f"train.d
         for a in ("--set", s)]
 
 
+@pytest.mark.slow
 def test_sigkill_and_resume_with_the_card_levers_is_bit_exact(tmp_path, cache):
     """The 16 GB card's bank levers (split bank, int8 momentum), killed after step 6 (checkpoint at 4) and
     resumed: the same per-step losses, weights, low bits and int8 state as a straight run (on

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: the README's test command, timed from its first line to its last (the bootstrap included).
 #   tools/test.sh          everything but the slow tests (CI runs this)
-#   tools/test.sh slow     only what `make test` leaves out: the notebooks' `#| slow` cells and pytest's `slow` tests
+#   tools/test.sh slow     what `make test` leaves out: the notebooks with their `#| slow` cells, pytest's `slow` tests
+#                          (the docs site in Chromium among them)
 # One OpenMP thread per process unless OMP_NUM_THREADS is set: two notebooks and two pytest workers at once on a
 # 2-core box are much faster with one thread each than with two fighting.
 set -uo pipefail
@@ -20,11 +21,10 @@ run() {
   else
     step bash tools/check_export.sh || return
     step "$BIN/python" tools/readme.py --check || return
-    # every chapter once, as nbdev-test runs it, kept for the site the browser test builds (dormouse docs --run-only);
+    # every chapter once, as nbdev-test runs it, kept for the site `make docs`/the browser test build (dormouse docs --run-only);
     # nbdev-test itself for the papermill templates, which are not chapters
     step "$BIN/dormouse" docs --run-only || return
     step "$BIN/nbdev-test" --n-workers "$WORKERS" --timing --file-re '^(arm|report)\.ipynb$' || return
-    WITH_CHROMIUM=1 step bash tools/bootstrap.sh || return
     step "$BIN/python" -m pytest -q -m "not slow" -n "$WORKERS" --dist loadfile --durations=12 tests
   fi
 }
