@@ -11,7 +11,7 @@ from pathlib import Path
 from .pages import Page, RECORDS
 
 # %% auto #0
-__all__ = ['execute_notebook', 'chapter_inputs', 'execute_pages']
+__all__ = ['PRELOAD', 'execute_notebook', 'chapter_inputs', 'execute_pages']
 
 # %% ../../nbs/5_tooling/52_execute.ipynb #e904e182
 def _is_template(nb: dict) -> bool:
@@ -51,19 +51,38 @@ def execute_notebook(src, dst, skip_flags=None) -> str:
     return err
 
 # %% ../../nbs/5_tooling/52_execute.ipynb #5a1d044a
-_RUN = "import sys; from dormouse.tooling.execute import execute_notebook; e = execute_notebook(sys.argv[1], sys.argv[2]); sys.exit('stopped at ' + e if e else 0)"
+# What most chapters import, imported once by the fork server: each chapter's process is forked from it, fresh but
+# without paying these imports again (several seconds of a 2-core machine per chapter). Nothing here may start a
+# thread or import pyplot (the chapter's shell picks its backend).
+PRELOAD = ["numpy", "pandas", "torch", "numba", "execnb.shell", "nbdev.test", "fastcore.nbio", "dormouse.train",
+           "dormouse.engram", "dormouse.decision", "dormouse.ab", "dormouse.distributed"]
+
+def _chapter_process(src: str, dst: str, threads: int, log: str, said):
+    "The body of a chapter's process: its output to `log`, its threads set, then `execute_notebook`; the error through `said`."
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1); os.dup2(fd, 2)           # a chapter's stray prints and warnings are not the caller's output
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))   # read by the subprocesses a chapter starts
+    n = int(os.environ["OMP_NUM_THREADS"])
+    import numba, torch
+    torch.set_num_threads(n); numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
+    said.send(execute_notebook(src, dst)); said.close()
 
 def _execute_one(src, dst, threads: int = 1) -> str:
-    "`execute_notebook` in a fresh interpreter; the error ('' if none), one line."
-    import dormouse, subprocess
-    here = str(Path(dormouse.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in [here, os.environ.get("PYTHONPATH", "")] if p)}
-    env.setdefault("OMP_NUM_THREADS", str(threads)); env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    r = subprocess.run([sys.executable, "-c", _RUN, str(src), str(dst)], env=env, capture_output=True, text=True)
-    if r.returncode == 0: return ""
-    lines = [l.strip() for l in (r.stderr or "").splitlines() if l.strip()]
-    said = [l for l in lines if l.startswith("stopped at ")] or lines   # else a crash: its last words
-    return (said[-1] if said else f"stopped with exit status {r.returncode}")[:300]
+    "`execute_notebook` in a process of its own, forked from a server that has the common imports; the error ('' if none), one line."
+    import multiprocessing as mp, tempfile
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")   # before the server loads OpenMP: idle threads sleep
+    ctx = mp.get_context("forkserver"); ctx.set_forkserver_preload(PRELOAD)
+    from dormouse.tooling.execute import _chapter_process    # the module's, picklable by name (not a notebook's copy)
+    got, said = ctx.Pipe(duplex=False)
+    with tempfile.NamedTemporaryFile(suffix=".log") as log:
+        p = ctx.Process(target=_chapter_process, args=(str(src), str(dst), threads, log.name, said))
+        p.start(); said.close()
+        try: err = got.recv()
+        except EOFError: err = None            # it died before saying anything
+        p.join()
+        if err is not None: return err and f"stopped at {err}"[:300]
+        lines = [l.strip() for l in Path(log.name).read_text(errors="replace").splitlines() if l.strip()]
+        return (lines[-1] if lines else f"stopped with exit status {p.exitcode}")[:300]   # a crash: its last words
 
 def chapter_inputs(root) -> str:
     "SHA-256 over what a chapter's outputs depend on besides itself: the package's code, the specs and the records (`runs/`)."
