@@ -234,7 +234,10 @@ def load_sharded(checkpoint: dict, model, opt) -> None:
     path = Path(checkpoint["dir"])
     keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
     sd, opts = _sharded_state(model, opt)
-    try: dcp.load(sd, checkpoint_id=path / DCP, no_dist=not dist.is_initialized())
+    try:
+        with warnings.catch_warnings():     # one process reading shards is meant, not assumed (DCP warns either way)
+            warnings.filterwarnings("ignore", message="torch.distributed is disabled")
+            dcp.load(sd, checkpoint_id=path / DCP, no_dist=not dist.is_initialized())
     except Exception as e:
         raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
     set_state_dict(model, opts, model_state_dict=sd["model"], optim_state_dict=sd["optim"])

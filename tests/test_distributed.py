@@ -6,7 +6,8 @@ in one line when the batch does not split. The same for `train.parallel=fsdp` (F
 by expert): two ranks train what one process trains within the same bound, a killed rank stops the job and the
 command resumes it bit for bit (its checkpoints sharded, through torch.distributed.checkpoint), and a bank whose
 experts do not divide by the world size is refused in one line. A whole-model checkpoint moves onto
-sharded ranks and back (1 -> fsdp 2 -> 1) without a bit of its state changed, and a sharded one resumes under DDP.
+sharded ranks and back (1 -> fsdp 2 -> 1) without a bit of its state changed (`dormouse eval` scores the sharded
+one as the whole one), and a sharded one resumes under DDP.
 
 The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
 OpenMP thread per rank (helpers.env)."""
@@ -208,6 +209,8 @@ def test_a_whole_checkpoint_moves_to_fsdp_ranks_and_back(runs, tmp_path):
     assert "resuming from" in r.stdout + r.stderr
     moved = up / "ckpt" / f"step_{CKPT_EVERY:06d}"
     assert (moved / "dcp" / ".metadata").is_file() and not (moved / "model.pt").exists()
+    score = lambda ck: {k: v for k, v in json.loads(run([*CLI, "eval", "--ckpt", str(ck), "--json"]).stdout.splitlines()[-1]).items() if k != "ckpt"}
+    assert score(moved) == score(runs["one"] / "ckpt" / f"step_{CKPT_EVERY:06d}")    # `dormouse eval` of the sharded one: the same
     resume_copy(up, back, CKPT_EVERY); resume_copy(up, ddp, CKPT_EVERY)
     p = subprocess.Popen(train_cmd(back, SETS), cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     run(ranks_cmd(ddp))
