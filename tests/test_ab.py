@@ -1,4 +1,4 @@
-"`dormouse ab` end to end through papermill: arms × seeds, a failing arm, the report, kill and resume."
+"`dormouse ab` end to end through papermill: arms × seeds, a failing arm, the report, kill and resume; an arm on two torchrun ranks (`nproc`) and the refusals of an `nproc` that cannot run."
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
