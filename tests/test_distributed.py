@@ -5,9 +5,7 @@ hang and the same command resumes it, and checkpoints move between world sizes (
 in one line when the batch does not split. The same for `train.parallel=fsdp` (FSDP2: the backbone sharded, the bank
 by expert): two ranks train what one process trains within the same bound, a killed rank stops the job and the
 command resumes it bit for bit (its checkpoints sharded, through torch.distributed.checkpoint), and a bank whose
-experts do not divide by the world size is refused in one line. A whole-model checkpoint moves onto
-sharded ranks and back (1 -> fsdp 2 -> 1) without a bit of its state changed (`dormouse eval` scores the sharded
-one as the whole one), and a sharded one resumes under DDP.
+experts do not divide by the world size is refused in one line.
 
 The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
 OpenMP thread per rank (helpers.env)."""
