@@ -20,9 +20,9 @@ from .spec import Spec, SpecError, arm_overrides, load_spec
 from .decision import decide, load_runs, pooled_runs
 
 # %% auto #0
-__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'Run', 'plan',
-           'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'Stopper', 'Interrupted', 'run_experiment',
-           'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
+__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'launch_ranks',
+           'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'Stopper', 'Interrupted',
+           'run_experiment', 'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c6f094ea
 def _rebase(cfg, root: str):
@@ -60,19 +60,42 @@ def score_ood(out_dir, ood: dict) -> dict:
 
 def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, preset: str = "tiny",
             overrides: dict | None = None, root: str = ".", out_dir: str = ".", ood: dict | None = None,
-            checkpoints: bool = True) -> dict:
+            checkpoints: bool = True, nproc: int = 1) -> dict:
     """Train one arm × seed into `out_dir` (writing checkpoints unless `checkpoints` is false) and score `ood`'s file
-    with the trained model; returns (and writes) its metrics."""
+    with the trained model; returns (and writes) its metrics. `nproc` > 1: this same call on that many ranks, which
+    torchrun starts from here (`launch_ranks`); rank 0 writes."""
+    from dormouse.distributed import Ranks, launched
     from dormouse.train import train
     if ood: ood_file(ood)
+    if nproc > 1 and not launched():
+        return launch_ranks(dict(experiment=experiment, arm=arm, seed=seed, preset=preset, overrides=overrides, root=root,
+                                 out_dir=str(out_dir), ood=ood, checkpoints=checkpoints, nproc=nproc), nproc)
     cfg = _rebase(make_config(preset, overrides=_deep_merge(overrides or {}, {"train": {"seed": int(seed)}})), root)
     cfg.train.progress = False  # one bar for the whole experiment, not one per run
     then = (lambda model, c: ood_bpb(model, c, ood, c.train.steps)) if ood else None
     m = train(cfg, out_dir, resume=True, save=checkpoints, then=then)
     if ood and "ood_bpb" not in m: m.update(score_ood(out_dir, ood))   # only a hand call on a finished folder never scored: `ab` removes metrics.json first
-    m.update(experiment=experiment, arm=arm, python=sys.executable, host=socket.gethostname())
-    write_json(Path(out_dir)/"metrics.json", m)
+    m.update(experiment=experiment, arm=arm, nproc=nproc, python=sys.executable, host=socket.gethostname())
+    if Ranks().writer: write_json(Path(out_dir)/"metrics.json", m)
     return m
+
+# %% ../nbs/4_experiments/42_ab.ipynb #c2e5f702
+_RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$")   # a traceback's last line
+
+def launch_ranks(args: dict, nproc: int) -> dict:
+    """`run_arm(**args)` on `nproc` ranks of torchrun, started here; its output passed on line by line. Rank 0's
+    metrics, or a RuntimeError naming the first error a rank raised."""
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc), "--max-restarts", "0",
+           "--no-python", sys.executable, "-c", _PY, json.dumps(args)]
+    raised = []
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True) as p:
+        for line in p.stdout:
+            print(line, end="", flush=True)
+            if (e := _RAISED.match(line.strip())) and not e[1].endswith("ChildFailedError"): raised.append(line.strip())
+    if p.returncode:
+        raise RuntimeError(f"torchrun of {nproc} ranks exited {p.returncode}: {raised[0] if raised else 'see its output above'}")
+    return json.loads((Path(args["out_dir"])/"metrics.json").read_text())
+
 
 # %% ../nbs/4_experiments/42_ab.ipynb #f6087005
 TEMPLATES = repo_root()/"nbs"/"4_experiments"   # arm.ipynb and report.ipynb, the papermill templates
@@ -128,15 +151,17 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = 
         for s in spec.seeds:
             if keep and (arm, s) not in keep: continue
             d = exp_dir/arm/f"seed{s}"
-            params = dict(experiment=spec.name, arm=arm, seed=s, preset=spec.preset,
-                          overrides=arm_overrides(spec, arm, s), root=os.path.relpath(Path.cwd().resolve(), d.resolve()), out_dir=".")
+            params = dict(experiment=spec.name, arm=arm, seed=s, preset=spec.preset, overrides=arm_overrides(spec, arm, s),
+                          root=os.path.relpath(Path.cwd().resolve(), d.resolve()), out_dir=".", nproc=spec.nproc.get(arm, 1))
             if spec.ood: params["ood"] = spec.ood
             runs.append(Run(arm, s, d, dict(params, checkpoints=checkpoints)))
     for r in runs:
         old = r.record.get("params")
-        if not fresh and r.status == "ok" and old and (old.get("preset"), old.get("overrides")) != (r.params["preset"], r.params["overrides"]):
+        was = lambda p: (p.get("preset"), p.get("overrides"), p.get("nproc", 1))    # a record without nproc ran one process
+        if not fresh and r.status == "ok" and old and was(old) != was(r.params):
             raise SpecError(f"{r.dir} finished with other parameters than {spec.path} now asks for "
-                            f"({old.get('overrides')} vs {r.params['overrides']}); move that folder away or restore the spec")
+                            f"({old.get('overrides')}, nproc {old.get('nproc', 1)} vs {r.params['overrides']}, nproc {r.params['nproc']}); "
+                            "move that folder away or restore the spec")
     return runs
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c9ba75a3
@@ -295,6 +320,10 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
     if gpus and parallel not in (None, len(gpus)):
         raise ValueError(f"--parallel {parallel} with --gpus {','.join(gpus)}: one run per GPU, so {len(gpus)} at once")
     if len(set(gpus)) != len(gpus): raise ValueError(f"--gpus {','.join(gpus)} names a GPU twice")
+    ranked = sorted({a for a, _ in _select(spec, only) or {(a, 0) for a in spec.arms} if spec.nproc.get(a, 1) > 1})
+    if gpus and ranked:
+        raise ValueError(f"--gpus gives each run one GPU, and arm {ranked[0]} runs on nproc={spec.nproc[ranked[0]]} ranks, one GPU "
+                         "each: run it without --gpus (its ranks take the GPUs from 0)")
     exp_dir.mkdir(parents=True, exist_ok=True)
     with _lock(exp_dir):
         runs = plan(spec, exp_dir, only, fresh, checkpoints)

@@ -300,6 +300,8 @@ def run_fingerprint(config: dict, metrics) -> str:
     off = [p for p in ("engram", "counts") if flat.get(f"{p}.enabled") is False]   # a switched-off part's settings change nothing
     same = {k: v for k, v in flat.items() if k not in NOT_THE_RUN and not any(k.startswith(p + ".") and k != p + ".enabled" for p in off)}
     same.update({k: v for k, v in code_path(config, metrics).items() if k in MEASURED_PATH})
+    w = getattr(metrics.get("world_size"), "item", lambda: metrics.get("world_size"))()
+    if w == w and w not in (None, 1): same["world_size"] = int(w)   # ranks sum in another order (one process records none)
     return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 # %% ../nbs/4_experiments/41_decision.ipynb #093d32e0

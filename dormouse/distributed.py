@@ -31,7 +31,8 @@ __all__ = ['TIMEOUT_S', 'SHM', 'SECTIONS', 'DCP', 'launched', 'Ranks', 'init_ran
            'merge_parts', 'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads',
            'node_tables', 'table_pss_kb', 'row_bounds', 'row_range', 'owned_update', 'owner_table', 'serve_rows',
            'stop_serving', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
-           'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'RankRun', 'train_ranks']
+           'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'whole_optim_state', 'load_whole', 'RankRun',
+           'train_ranks']
 
 # %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
 TIMEOUT_S = 300   # a collective that waits longer raises (a rank that died without torchrun noticing)
@@ -443,13 +444,61 @@ def load_sharded(checkpoint: dict, model, opt) -> None:
     path = Path(checkpoint["dir"])
     keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
     sd, opts = _sharded_state(model, opt)
-    try: dcp.load(sd, checkpoint_id=path / DCP)
+    try:
+        with warnings.catch_warnings():     # one process reading shards is meant, not assumed (DCP warns either way)
+            warnings.filterwarnings("ignore", message="torch.distributed is disabled")
+            dcp.load(sd, checkpoint_id=path / DCP, no_dist=not dist.is_initialized())
     except Exception as e:
         raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
     set_state_dict(model, opts, model_state_dict=sd["model"], optim_state_dict=sd["optim"])
     for k, o in opt.opts.items():
         for g, s in zip(o.param_groups, keep[k]): g.update(s)
     if model.engram is not None: model.engram.load_tables(path)
+
+# %% ../nbs/3_training/35_distributed.ipynb #a7c31e02
+def whole_optim_state(model, opt, saved: dict) -> dict:
+    """A whole checkpoint's optimizer state (`Optimizers.state_dict`: each optimizer's parameters by number, in its
+    groups' order) with the parameters named, every optimizer in one dict: what `set_state_dict` reads."""
+    names = {id(p): n for n, p in model.named_parameters()}
+    if sorted(saved) != sorted(opt.opts): raise ValueError(f"optimizer state has {sorted(saved)}, this model needs {sorted(opt.opts)}")
+    state, groups = {}, []
+    for k, o in opt.opts.items():
+        sd = saved[k]
+        have, want = ([len(g["params"]) for g in gs] for gs in (sd["param_groups"], o.param_groups))
+        if have != want: raise ValueError(f"the {k} optimizer's groups hold {have} parameters, this model's {want}")
+        for g, live in zip(sd["param_groups"], o.param_groups):
+            fqns = [names[id(p)] for p in live["params"]]
+            state.update({n: sd["state"][i] for i, n in zip(g["params"], fqns) if i in sd["state"]})
+            groups.append({**g, "params": fqns})
+    return dict(state=state, param_groups=groups)
+
+def _mine(whole: torch.Tensor, live):
+    "This rank's part of `whole`, sharded as the live tensor `live` is (a plain tensor, or None: `whole` itself)."
+    if not isinstance(live, DTensor): return whole
+    from torch.distributed.tensor import distribute_tensor
+    return distribute_tensor(whole.to(live.device), live.device_mesh, live.placements, src_data_rank=None)  # no collective
+
+def load_whole(checkpoint: dict, model, opt) -> None:
+    """Load a whole-model checkpoint (`load_checkpoint`'s dict with `model` and `optim`) into sharded `model` and
+    `opt`: each rank keeps its part of every tensor, cut from its own copy, the optimizers' settings kept the run's
+    (as `Optimizers.load_state_dict`); then the Engram's tables."""
+    from torch.distributed.checkpoint.state_dict import set_state_dict
+    path = Path(checkpoint["dir"])
+    keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
+    live, opts = _sharded_state(model, opt)
+    try:
+        msd = {k: _mine(v, live["model"].get(k)) for k, v in checkpoint["model"].items()}
+        osd = whole_optim_state(model, opt, checkpoint["optim"])
+        ost = live["optim"]["state"]
+        osd["state"] = {n: {k: _mine(v, ost.get(n, {}).get(k)) if torch.is_tensor(v) else v for k, v in st.items()}
+                        for n, st in osd["state"].items()}
+        set_state_dict(model, opts, model_state_dict=msd, optim_state_dict=osd)
+    except (KeyError, RuntimeError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
+    for k, o in opt.opts.items():
+        for g, s in zip(o.param_groups, keep[k]): g.update(s)
+    if model.engram is not None: model.engram.load_tables(path)
+
 
 # %% ../nbs/3_training/35_distributed.ipynb #ba728caa
 class _NullLog:
@@ -488,9 +537,8 @@ class RankRun(_train._Run):
         return shard_fsdp(model, self.ranks) if self.fsdp else model
 
     def restore(self, checkpoint: dict):
-        if self.fsdp and "model" in checkpoint:
-            raise CheckpointError(f"{checkpoint['dir']} holds the whole model (written by one process or train.parallel=ddp): "
-                                  "train.parallel=fsdp resumes from sharded checkpoints only; resume it with train.parallel=ddp")
+        "A whole-model checkpoint under FSDP2: each rank keeps its shards of it (`load_whole`); else as one process."
+        if self.fsdp and "model" in checkpoint: return load_whole(checkpoint, self.model, self.opt)
         super().restore(checkpoint)
 
     def batch(self, i: int) -> torch.Tensor:

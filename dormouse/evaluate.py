@@ -71,13 +71,24 @@ def restore(checkpoint: dict, model, opt=None):
     if opt is not None: opt.load_state_dict(checkpoint["optim"])
     if model.engram is not None: model.engram.load_tables(checkpoint["dir"])
 
+def _dcp_model(path, model) -> dict:
+    "The whole model state of a sharded checkpoint's `dcp/` files, read by DCP into `model`'s own tensors."
+    import warnings, torch.distributed as dist, torch.distributed.checkpoint as dcp
+    sd = dict(model=model.state_dict())
+    with warnings.catch_warnings():     # one process reading shards is meant, not assumed (DCP warns either way)
+        warnings.filterwarnings("ignore", message="torch.distributed is disabled")
+        dcp.load(sd, checkpoint_id=Path(path) / "dcp", no_dist=not dist.is_initialized())
+    return sd["model"]
+
 def load_model(ckpt, device=None):
-    "The model of a checkpoint (a step dir, a `ckpt/` dir or a run dir), its config and its step."
+    "The model of a checkpoint (a step dir, a `ckpt/` dir or a run dir; whole or sharded), its config and its step."
     path = resolve_checkpoint(ckpt)
-    checkpoint = load_checkpoint(path, parts=("model", "train"))
+    sharded = (path / "dcp").is_dir()       # FSDP2 ranks wrote it (the distributed chapter): no model.pt
+    checkpoint = load_checkpoint(path, parts=("train",) if sharded else ("model", "train"))
     cfg = from_dict(checkpoint["train"]["config"])
     device = pick_device(cfg.train.device if device is None else device)
     model = build_model(cfg, device)
+    if sharded: checkpoint["model"] = _dcp_model(path, model)
     restore(checkpoint, model)
     model.eval()
     return model, cfg, checkpoint["step"], path

@@ -69,6 +69,8 @@ SPEC_FIELDS = {  # field: what it means (every other field is an error)
     "gates": "list of {arm, check: 'KEY OP NUMBER', why}: proof that an arm ran its mechanism",
     "keep_ckpt": "keep the checkpoints of finished runs (default false: they are only for resuming)",
     "parallel": "runs at once when --parallel is not given (default 1)",
+    "nproc": "processes per run (default 1): N > 1 runs each run on N ranks through torchrun, each rank data.batch_size / N "
+             "windows, train.parallel (ddp or fsdp) saying how they hold the model; an arm may set its own nproc beside its overrides",
     "ood": "{file, package, bytes}: an out-of-domain text file (from the named Debian package) that each final "
            "checkpoint is scored on, as ood_bpb (bytes: how many to predict; default all whole windows)",
 }
@@ -110,13 +112,14 @@ class Spec:
     keep_ckpt: bool = False
     parallel: int = 1
     ood: dict | None = None   # {file, package, bytes}: the out-of-domain text every final checkpoint is scored on
+    nproc: dict = field(default_factory=dict)   # arm -> processes per run (torchrun's ranks); 1 where absent
     question: str = ""
     prediction: str = ""
     source: str = ""
     text: str = ""   # the file as written (the snapshot kept beside the runs)
 
 # %% ../nbs/4_experiments/40_spec.ipynb #645f1663
-RECORD_WRITERS = ("train", "ab", "step", "engram", "prefetch", "offload", "records")   # the modules whose dicts become metrics.json and log.csv
+RECORD_WRITERS = ("train", "ab", "step", "engram", "prefetch", "offload", "records", "distributed")   # the modules whose dicts become metrics.json and log.csv
 
 @functools.lru_cache(maxsize=1)
 def recordable_keys() -> tuple[frozenset, tuple]:
@@ -165,7 +168,7 @@ def _check_arms(d: dict, bad) -> dict:
     for a, o in arms.items():
         if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", str(a)): bad(f"arm name {a!r} must be a folder name (letters, digits, _ . -)")
         if o is not None and not isinstance(o, dict): bad(f"'arms.{a}' must be a mapping of overrides, got {o!r}")
-    arms = {str(a): (o or {}) for a, o in arms.items()}
+    arms = {str(a): {k: v for k, v in (o or {}).items() if k != "nproc"} for a, o in arms.items()}   # nproc: `_check_nproc`
     if d["control"] not in arms:
         hint = " (YAML reads unquoted on/off/yes/no as true/false: quote the name)" if isinstance(d["control"], bool) else ""
         bad(f"'control' names arm {d['control']!r}, which is not in 'arms' ({', '.join(arms)}){hint}")
@@ -196,6 +199,23 @@ def _check_ood(d: dict, bad) -> dict | None:
     if not (isinstance(o["file"], str) and os.path.isabs(o["file"])): bad(f"'ood.file' must be an absolute path, got {o['file']!r}")
     if "bytes" in o and not (_is_int(o["bytes"]) and o["bytes"] >= 1): bad(f"'ood.bytes' must be a positive integer, got {o['bytes']!r}")
     return dict(o)
+
+# %% ../nbs/4_experiments/40_spec.ipynb #b41d9e02
+def _check_nproc(d: dict, bad) -> dict:
+    "Each arm's processes per run: its own `nproc`, else the spec's, else 1; a positive integer."
+    def n(v, where):
+        if not (_is_int(v) and v >= 1): bad(f"'{where}' must be a positive integer (processes per run), got {v!r}")
+        return v
+    every = n(d.get("nproc", 1), "nproc")
+    return {str(a): n(o["nproc"], f"arms.{a}.nproc") if isinstance(o, dict) and "nproc" in o else every for a, o in d["arms"].items()}
+
+def _ranks_misfit(cfg: Config, n: int) -> str | None:
+    "Why `cfg` cannot run on `n` ranks (its batch, or under FSDP2 its bank, does not split), or None."
+    if cfg.data.batch_size % n:
+        return f"nproc {n} does not divide data.batch_size={cfg.data.batch_size} (each rank takes data.batch_size / nproc windows)"
+    if n > 1 and cfg.train.parallel == "fsdp" and cfg.model.n_experts % n:
+        return f"nproc {n} does not divide model.n_experts={cfg.model.n_experts} (under train.parallel=fsdp each rank holds whole experts)"
+
 
 # %% ../nbs/4_experiments/40_spec.ipynb #1090b8e2
 def _parse_gates(d: dict, arms: dict, bad) -> list[Gate]:
@@ -232,7 +252,7 @@ def load_spec(path, name: str | None = None) -> Spec:
         bad(f"'base' must be a mapping with 'preset' and 'overrides', got {base!r}")
     overrides = base.get("overrides") or {}
     if not isinstance(overrides, dict): bad(f"'base.overrides' must be a mapping, got {overrides!r}")
-    arms = _check_arms(d, bad)
+    arms, nproc = _check_arms(d, bad), _check_nproc(d, bad)
     _check_scalars(d, bad)
     if miss := unrecorded(str(d.get("metric", "heldout_bpb"))): bad(f"'metric' {d['metric']!r}: {miss}")
     gates = _parse_gates(d, arms, bad)
@@ -242,11 +262,12 @@ def load_spec(path, name: str | None = None) -> Spec:
                 overrides=overrides, control=d["control"], arms=arms, seeds=seeds, rule=d["rule"],
                 metric=str(d.get("metric", "heldout_bpb")), goal=d.get("goal", "lower"), margin=float(d.get("margin", 0)), steps=d.get("steps"),
                 eval_bytes=d.get("eval_bytes"), eval_every=d.get("eval_every"), gates=gates,
-                keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1), ood=ood,
+                keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1), ood=ood, nproc=nproc,
                 question=str(d.get("question", "")), prediction=str(d.get("prediction", "")),
                 source=str(d.get("source", "")), text=text)
     if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", spec.name): bad(f"'name' {spec.name!r} must be a folder name")
     for a in arms:  # every run's config, built now: a bad key stops everything before the first run
-        try: arm_config(spec, a)
+        try: cfg = arm_config(spec, a)
         except ConfigError as e: bad(f"arms.{a}: {e}" if spec.arms[a] else f"base: {e}")
+        if why := _ranks_misfit(cfg, nproc[a]): bad(f"arms.{a}: {why}")
     return spec

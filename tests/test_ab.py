@@ -1,4 +1,4 @@
-"`dormouse ab` end to end through papermill: arms × seeds, a failing arm, the report, kill and resume."
+"`dormouse ab` end to end through papermill: arms × seeds, a failing arm, the report, kill and resume; an arm on two torchrun ranks (`nproc`) and the refusals of an `nproc` that cannot run."
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
@@ -124,3 +124,40 @@ def test_python_engine_without_papermill(tmp_path):
         rec = record(tmp_path/"runs"/"plain", k)
         assert rec["status"] == "ok" and rec["engine"] == "python" and not (tmp_path/"runs"/"plain"/k/"run.ipynb").exists()
         assert json.loads((tmp_path/"runs"/"plain"/k/"metrics.json").read_text())["heldout_bpb"] > 0
+
+@pytest.mark.slow
+def test_an_arm_on_two_ranks(tmp_path):
+    """An arm with `nproc: 2` beside a single-process control: its runs train on two torchrun ranks, started from the
+    arm notebook's kernel (papermill), and record it (`world_size`, `parallel`, `nproc`, each segment's world size);
+    the decision and the report take them. The control runs first through the plain engine (faster)."""
+    spec = write_spec(tmp_path/"ranks.yaml", {"control": {}, "ranks": {"nproc": 2}}, steps=2,
+                      gates=[{"arm": "ranks", "check": "world_size == 2", "why": "the arm ran on two ranks"}])
+    runs = tmp_path/"runs"/"ranks"
+    for args in (["--engine", "python", "--only", "control", "--no-report"], []):
+        p = ab(spec, "--runs-dir", tmp_path/"runs", "--no-progress", *args)
+        assert p.returncode == 0, p.stdout + p.stderr
+    assert record(runs, "control/seed0")["engine"] == "python" and record(runs, "ranks/seed0")["engine"] == "papermill"
+    for arm, world in (("control", None), ("ranks", 2)):
+        for seed in (0, 1):
+            rec, m = record(runs, f"{arm}/seed{seed}"), json.loads((runs/arm/f"seed{seed}"/"metrics.json").read_text())
+            assert rec["status"] == "ok" and rec["params"]["nproc"] == (world or 1) and m["nproc"] == (world or 1), rec
+            assert m.get("world_size") == world and [s.get("world_size") for s in m["segments"]] == [world]
+            if world: assert m["parallel"] == "ddp" and "resuming" not in (runs/arm/f"seed{seed}"/"run.ipynb").read_text()
+    dec = json.loads((runs/"decision.json").read_text())
+    assert dec["arms"]["ranks"]["verdict"] in ("keep", "kill"), dec["arms"]["ranks"]
+    assert not json.loads((runs/"report.ipynb").read_text())["metadata"]["papermill"]["exception"]
+    print(f"\n{dec['arms']['ranks']['verdict']}: {dec['arms']['ranks'].get('reason', '')}")
+
+def test_an_nproc_that_does_not_split_the_batch_is_refused(tmp_path):
+    import argparse
+    from dormouse.ab import add_ab_args, cli_ab
+    ap = argparse.ArgumentParser(); add_ab_args(ap)
+    for arms, want in (({"control": {}, "ranks": {"nproc": 3}}, "arms.ranks: nproc 3 does not divide data.batch_size=2"),
+                       ({"control": {}, "ranks": {"nproc": 0}}, "'arms.ranks.nproc' must be a positive integer")):
+        with pytest.raises(SystemExit) as e: cli_ab(ap.parse_args([str(write_spec(tmp_path/"odd.yaml", arms)), "--runs-dir", str(tmp_path/"runs")]))
+        assert want in str(e.value.code) and len(str(e.value.code).splitlines()) == 1, e.value.code
+    with pytest.raises(SystemExit) as e:
+        cli_ab(ap.parse_args([str(write_spec(tmp_path/"gpus.yaml", {"control": {}, "ranks": {"nproc": 2}})), "--gpus", "0",
+                              "--runs-dir", str(tmp_path/"runs")]))
+    assert "arm ranks runs on nproc=2 ranks" in str(e.value.code), e.value.code
+    assert not (tmp_path/"runs").exists()   # refused before anything is written

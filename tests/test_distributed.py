@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import CLI, ROOT, env, log, run, train_cmd
+from helpers import CLI, ROOT, digest, env, log, run, train_cmd
 
 STEPS, CKPT_EVERY, KILL_AT = 4, 2, 3
 SETS = ["engram.enabled=true", "engram.rows=4096", "engram.ram_reserve_gb=0.5", "optim.bank_dtype=split",
@@ -246,3 +246,51 @@ def test_a_bank_that_does_not_split_is_refused_in_one_line(tmp_path):
     lines = [l for l in (r.stdout + r.stderr).splitlines() if l.startswith("dormouse train: ")]
     assert lines and all("model.n_experts=3" in l and "2 ranks" in l for l in lines), r.stdout[-2000:] + r.stderr[-2000:]
     assert not (tmp_path / "odd" / "ckpt").exists()
+
+
+RESAVE = """import sys
+import dormouse.distributed as d
+opened = d.RankRun.open
+def open_then_save(self):
+    opened(self); self.checkpoint(self.start); return self    # the state as loaded, written back at once (sharded)
+d.RankRun.open = open_then_save
+from dormouse.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.slow
+def test_a_whole_checkpoint_moves_to_fsdp_ranks_and_back(runs, tmp_path):
+    """1 -> fsdp 2 -> 1: the single process's checkpoint of step 2 resumed on 2 sharded ranks, which write what they
+    loaded straight back as a sharded checkpoint of step 2 and train on; that checkpoint resumed in one process ends
+    with the unmoved single process's losses, tables and weights to the bit (the move changed nothing), and under DDP
+    within the bound."""
+    one = np.array(losses(runs["one"]))
+    tol = bound(one, np.array(losses(runs["flipped"])), one)
+    up, back, ddp = tmp_path / "one_to_fsdp", tmp_path / "fsdp_to_one", tmp_path / "fsdp_to_ddp"
+    resume_copy(runs["one"], up, CKPT_EVERY)
+    (tmp_path / "resave.py").write_text(RESAVE)
+    r = run(ranks_cmd(up, FSDP, script=tmp_path / "resave.py"))
+    assert "resuming from" in r.stdout + r.stderr
+    moved = up / "ckpt" / f"step_{CKPT_EVERY:06d}"
+    assert (moved / "dcp" / ".metadata").is_file() and not (moved / "model.pt").exists()
+    score = lambda ck: {k: v for k, v in json.loads(run([*CLI, "eval", "--ckpt", str(ck), "--json"]).stdout.splitlines()[-1]).items() if k != "ckpt"}
+    assert score(moved) == score(runs["one"] / "ckpt" / f"step_{CKPT_EVERY:06d}")    # `dormouse eval` of the sharded one: the same
+    resume_copy(up, back, CKPT_EVERY); resume_copy(up, ddp, CKPT_EVERY)
+    p = subprocess.Popen(train_cmd(back, SETS), cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    run(ranks_cmd(ddp))
+    out = p.communicate(timeout=600)[0]
+    assert p.returncode == 0, out[-3000:]
+    for d, ref in ((up, runs["one"]), (ddp, runs["one"])):
+        a = np.array(losses(d))
+        assert [x["loss"] for x in log(d)][:CKPT_EVERY] == [x["loss"] for x in log(ref)][:CKPT_EVERY]
+        print(f"\n{d.name}: largest loss gap to the single process {np.abs(a - one).max():.3g} (tolerance {tol:.3g})")
+        assert len(a) == STEPS and np.abs(a - one).max() <= SLACK * tol
+    assert [x["loss"] for x in log(back)] == [x["loss"] for x in log(runs["one"])], "the move changed the state"
+    assert np.array_equal(tables(back)[0], tables(runs["one"])[0])
+    last = lambda d, f: d / "ckpt" / f"step_{STEPS:06d}" / f
+    assert all(digest(last(back, f)) == digest(last(runs["one"], f)) for f in ("model.pt", "optim.pt"))
+    metrics = lambda d: json.loads((d / "metrics.json").read_text())
+    world = lambda d: [s.get("world_size", 1) for s in metrics(d)["segments"]]
+    assert world(up) == [1, 2] and metrics(up)["parallel"] == "fsdp"
+    assert world(back) == [1, 2, 1] and world(ddp) == [1, 2, 2]     # the ranks' part of step 2 to 2: the written-back state
