@@ -55,6 +55,7 @@ def test_bad_input(args, says, tmp_path):
     assert says in line and "\n" not in line and "Traceback" not in line, line
 
 
+@pytest.mark.slow
 def test_bench_counts_and_train_with_counts(carried, tmp_path):
     d, _ = carried
     cache = f"data.cache_dir={d / 'carry'}"

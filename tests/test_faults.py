@@ -115,6 +115,7 @@ def comparable(m):
     return m
 
 
+@pytest.mark.slow
 def test_resume_with_no_step_left_rebuilds_metrics(tmp_path, cache):
     out = tmp_path / "run"
     run(train_args(out, cache))
@@ -185,6 +186,7 @@ def test_read_only_folders_are_one_line(small_disk, cache, tmp_path):
     assert not list(small_disk.iterdir())
 
 
+@pytest.mark.slow
 def test_bad_thread_counts_are_one_warning():
     for v in ("0", "-2", "abc"):
         r = run([*CLI, "--help"], check=False, OMP_NUM_THREADS=v)

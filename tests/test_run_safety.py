@@ -49,6 +49,7 @@ def test_second_process_refused_then_stale_lock_taken_over(tmp_path, cache):
     assert [(s["start"], s["end"]) for s in m["segments"]] == [(0, 2), (2, 6)]
 
 
+@pytest.mark.slow
 def test_rerun_changes_nothing_longer_run_continues(tmp_path, cache):
     out = tmp_path / "run"
     run(train_args(out, cache))
@@ -65,6 +66,7 @@ def test_rerun_changes_nothing_longer_run_continues(tmp_path, cache):
     assert [s for s, _ in losses(out)] == [str(i) for i in range(1, 11)]
 
 
+@pytest.mark.slow
 def test_resume_with_other_settings_refused_unless_allowed(tmp_path, cache):
     out = tmp_path / "run"
     run(train_args(out, cache))

@@ -4,6 +4,7 @@
 Without the policy numba's and torch's OpenMP pools spin against each other; on this 2-core box that
 made the arm about 3x slower (on other machines up to 55x), so the 2x bound below can fail."""
 import json, os, subprocess, sys
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +34,7 @@ def ms_per_step(tmp: Path, name: str, **env) -> float:
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     return json.loads((d / "runs/threads/engram/seed0/metrics.json").read_text())["ms_per_step"]
 
+@pytest.mark.slow
 def test_ab_runs_at_full_speed_without_the_makefile(tmp_path):
     bare = ms_per_step(tmp_path, "bare")                                  # as a user types it
     made = ms_per_step(tmp_path, "make", OMP_WAIT_POLICY="PASSIVE")       # what the Makefile exports

@@ -63,6 +63,10 @@ case $1 in -h|--help) usage;; land) shift; cd "$ROOT" && land "$@"; exit;; esac
 cd "$ROOT"; mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 INVOKED="tools/gpu_run.sh $(printf '%q ' "$@")"; INVOKED=${INVOKED% }
 
+# a spec that is not there is said before anything is installed
+case $1 in check|bench) ;; *) s=$1; case $s in *.yaml|*.yml) ;; *) s=experiments/$s.yaml;; esac
+  [ -f "$s" ] || die "no experiment spec $s";; esac
+
 # what the copy carries
 if ls .whl/*.whl >/dev/null 2>&1; then
   SITE=${SITE:-/tmp/site}

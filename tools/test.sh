@@ -11,7 +11,7 @@ t0=$(date +%s)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 BIN=${VENV:-.venv}/bin
 WORKERS=${TEST_WORKERS:-2}
-step() { echo "== $*"; "$@"; }
+step() { local t=$(date +%s) rc; echo "== $*"; "$@"; rc=$?; echo "   ($(( $(date +%s) - t )) s)"; return $rc; }
 run() {
   step bash tools/bootstrap.sh || return
   if [ "${1:-}" = slow ]; then
