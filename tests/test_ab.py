@@ -114,6 +114,7 @@ def test_bad_spec_names_the_field(tmp_path):
     assert "no arm 'nope'" in e, e
     assert not (tmp_path/"runs").exists()   # nothing is written before the spec is known good
 
+@pytest.mark.slow
 def test_python_engine_without_papermill(tmp_path):
     "The GPU machine's path: plain subprocesses (no papermill, no notebook), the same record."
     spec = write_spec(tmp_path/"plain.yaml", {"control": {}, "top1": {"model": {"top_k": 1}}}, steps=2)

@@ -1,10 +1,12 @@
 "The offload benchmark runner end to end through `dormouse bench offload`, on the CPU (tiny preset, host tensors offloadable)."
 import json, subprocess, sys
 import pandas as pd
+import pytest
 
 DORMOUSE = [sys.executable, "-c", "import sys; from dormouse.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
+@pytest.mark.slow
 def test_bench_offload_cli(tmp_path):
     out = tmp_path / "bench"
     cmd = DORMOUSE + ["bench", "offload", "--out", str(out), "--preset", "tiny", "--batch", "2",

@@ -28,6 +28,7 @@ def carried(tmp_path_factory):
     return d, c.manifest
 
 
+@pytest.mark.slow
 def test_corpus_from_a_carried_copy(carried, tmp_path):
     d, man = carried
     out = run([*CLI, "corpus", "--source", "linux", "--max-bytes", "150000", "--cache-dir", str(d / "carry"), "--out", str(tmp_path / "rec")],

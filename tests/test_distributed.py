@@ -240,6 +240,7 @@ def test_a_batch_that_does_not_split_is_refused_in_one_line(tmp_path):
     assert not (tmp_path / "odd" / "ckpt").exists()
 
 
+@pytest.mark.slow
 def test_a_bank_that_does_not_split_is_refused_in_one_line(tmp_path):
     r = run(ranks_cmd(tmp_path / "odd", [*FSDP, "model.n_experts=3", "model.top_k=2"]), check=False)
     assert r.returncode != 0

@@ -46,9 +46,8 @@ fi
 P="$VENV/bin/python"
 "$P" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 if ! "$P" -c 'import torch' 2>/dev/null; then
-  echo "bootstrap: installing torch==2.13.0 (CPU build)"; "$P" -m pip install -q --no-compile torch==2.13.0
+  echo "bootstrap: installing torch==2.13.0 (CPU build)"; "$P" -m pip install -q torch==2.13.0
 fi
-# --no-compile: no bytecode for every file of every package now (tens of seconds on 2 cores); a module gets it when first imported
 echo "bootstrap: installing dormouse and its pinned dependencies into $VENV"
-"$P" -m pip install -q --no-compile -c requirements.lock -e ".[dev]"
+"$P" -m pip install -q -c requirements.lock -e ".[dev]"
 echo "$want" > "$stamp"
