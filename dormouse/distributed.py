@@ -29,10 +29,10 @@ from . import train as _train
 # %% auto #0
 __all__ = ['TIMEOUT_S', 'SHM', 'SECTIONS', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows',
            'merge_parts', 'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads',
-           'node_tables', 'table_pss_kb', 'row_bounds', 'row_range', 'owned_update', 'owner_table', 'serve_rows',
-           'stop_serving', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree',
-           'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'whole_optim_state', 'load_whole', 'RankRun',
-           'train_ranks']
+           'node_tables', 'table_pss_kb', 'row_bounds', 'row_range', 'owned_update', 'to_owners', 'owner_table',
+           'serve_rows', 'stop_serving', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss',
+           'ranks_agree', 'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'whole_optim_state', 'load_whole',
+           'RankRun', 'train_ranks']
 
 # %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
 TIMEOUT_S = 300   # a collective that waits longer raises (a rank that died without torchrun noticing)
@@ -94,18 +94,33 @@ def merge_rows(ids: torch.Tensor, grad: torch.Tensor) -> tuple[torch.Tensor, tor
     return merge_parts(all_gather_rows(ids), all_gather_rows(grad))
 
 # %% ../nbs/3_training/35_distributed.ipynb #daa5af8e
-def share_engram(eng):
+def share_engram(eng, owners: Node | None = None):
     """Make `eng`'s step update the rows of every rank: its `pop_grads` (read by the step and by the prefetch
-    pipeline) returns the merged ids and gradients, so each rank applies the same update to its own copy."""
-    pop = eng.pop_grads
+    pipeline) returns the merged ids and gradients, so each rank applies the same update to its own copy. With
+    `owners` (the run's `Node`, its host table an `owner_table`) each row goes only to the lead of the node that owns
+    it (`to_owners`), which merges what it received and gets those rows alone; the other ranks get none (their update
+    only waits for the lead's). `step_metrics` adds the step's `grad_rows_sent` and `grad_rows_received`, and
+    `eng.grad_rows` adds them up."""
+    pop, figures = eng.pop_grads, eng.step_metrics
+    bounds = row_bounds(eng.n_tables * eng.rows, owners.n_nodes) if owners is not None else None
+    eng.grad_rows, last = dict(sent=0, received=0), dict(sent=0, received=0)
     def pop_merged():
         p = pop()
-        if p is None: ids, g = torch.zeros(0, dtype=torch.long), torch.zeros(0, eng.dim)   # still joins the collectives
-        else: ids, _, g = p
-        uniq, g = merge_rows(ids, g.float())
-        if len(uniq) == 0: return None
+        if p is None: ids, uc, g = torch.zeros(0, dtype=torch.long), None, torch.zeros(0, eng.dim)   # still joins the collectives
+        else: ids, uc, g = p
+        if owners is None:
+            parts = all_gather_rows(ids), all_gather_rows(g.float())
+            sent, n = len(ids) * len(parts[0]), sum(map(len, parts[0]))
+        else:
+            *parts, n = to_owners(ids.cpu() if uc is None else uc, g.float().cpu(), owners, bounds)
+            sent = len(ids)
+        last.update(sent=sent, received=sum(map(len, parts[0])))
+        for k in last: eng.grad_rows[k] += last[k]
+        if n == 0: return None                # no rank read a row: no update
+        uniq, g = merge_parts(*parts)
         return uniq, uniq.cpu(), g
     eng.pop_grads = pop_merged
+    eng.step_metrics = lambda: dict(figures(), grad_rows_sent=last["sent"], grad_rows_received=last["received"])
     return eng
 
 # %% ../nbs/3_training/35_distributed.ipynb #a1b2c302
@@ -130,8 +145,9 @@ def shared_alloc(tag: str, create: bool):
     return alloc
 
 class Node:
-    """This rank's node: its global `members`, `lead` (local rank 0 of it), `index` among the nodes, and two gloo groups
-    of its ranks: `group` (the main thread's) and `updates` (the table updates', run where the update runs)."""
+    """This rank's node: its global `members`, `lead` (local rank 0 of it), `index` among the nodes, every node's
+    `leads`, and two gloo groups of its ranks: `group` (the main thread's) and `updates` (the table updates', run where
+    the update runs)."""
     def __init__(self, ranks: Ranks):
         nodes = [None] * ranks.world        # torchrun's node rank: two agents on one machine are two nodes
         dist.all_gather_object(nodes, int(os.environ.get("GROUP_RANK", ranks.rank // ranks.local_world)))
@@ -142,6 +158,7 @@ class Node:
         self.index, self.n_nodes = order.index(nodes[ranks.rank]), len(order)
         self.members = members[self.index]
         self.lead = ranks.rank == self.members[0]
+        self.leads = [m[0] for m in members]   # each node's lead, by node
         if len({len(m) for m in members}) == 1:   # equal nodes: rank l of each node, one group per l (the leads' is l = 0)
             self.across, _ = dist.new_subgroups_by_enumeration([list(c) for c in zip(*members)], backend="gloo")
             self.peers = [m[self.members.index(ranks.rank)] for m in members]
@@ -231,10 +248,16 @@ def _col_sums(X: np.ndarray, group) -> torch.Tensor:
     dist.all_reduce(s, group=group)
     return s
 
-def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, n_all: int, sinkhorn: bool, lr: float, mu: float,
-                 passes: int, group, eps: float = EPS):
-    """`host_update` on this node's rows (`ids` local to `t`, `g` their gradients) of an update of `n_all` rows in all:
-    Sinkhorn's column means from every node's rows (`_col_sums` over the leads' `group`), the rest row by row."""
+def _count(n: int, group) -> int:
+    "`n` added over `group`."
+    s = torch.tensor([n]); dist.all_reduce(s, group=group)
+    return int(s)
+
+def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, sinkhorn: bool, lr: float, mu: float, passes: int,
+                 group, eps: float = EPS):
+    """`host_update` on this node's rows (`ids` local to `t`, `g` their gradients) of an update whose rows are spread
+    over the leads of `group`: Sinkhorn's column means over every node's rows (`_col_sums` and the row count added
+    over `group`), the rest row by row."""
     T, woff, S, moff = t.arrays
     U, D = g.shape
     lr, mu, eps = np.float32(lr), np.float32(mu), np.float32(eps)
@@ -242,7 +265,7 @@ def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, n_all: int, sinkh
     if not sinkhorn or passes < 1:
         if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, np.empty((0, D), np.float32), t.prefetch, both)
         return
-    X = np.empty((U, D), np.float32)
+    X, n_all = np.empty((U, D), np.float32), _count(U, group)
     if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, X, t.prefetch, both)   # momentum, d, first row normalisation
     for p in range(passes):
         if p and U: _normalise_rows_inplace(X, eps)
@@ -250,11 +273,27 @@ def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, n_all: int, sinkh
         if p < passes - 1 and U: _divide_cols(X, c)
     if U: _apply_cols(T, woff, ids, X, c, lr, t.prefetch)
 
+def to_owners(ids: torch.Tensor, g: torch.Tensor, node: Node, bounds: list) -> tuple[list, list, int]:
+    """Send each of this rank's rows (`ids`: sorted unique flat ids, `g`: their gradients, on the CPU) to the lead of
+    the node that owns it (`bounds`: `row_bounds`), by `all_to_all_single` over every rank (`node.all`), after an
+    all-gather of how many rows each rank sends each. What this rank received, by sending rank in rank order (ids,
+    gradients; nothing off the leads), and how many rows all ranks sent."""
+    ends = torch.searchsorted(ids, torch.tensor(bounds[1:-1])).tolist()
+    counts = torch.zeros(dist.get_world_size(node.all), dtype=torch.long)
+    counts[node.leads] = torch.tensor([b - a for a, b in zip([0, *ends], [*ends, len(ids)])])
+    every = [torch.empty_like(counts) for _ in counts]
+    dist.all_gather(every, counts, group=node.all)
+    back = [int(c[dist.get_rank(node.all)]) for c in every]
+    got_ids, got_g = (_trade(x, counts.tolist(), back, node.all) for x in (ids, g))
+    return list(got_ids.split(back)), list(got_g.split(back)), int(sum(c.sum() for c in every))
+
 def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable:
     """Make `t`, this node's rows `[lo, hi)` of `n`, answer as the whole table: `gather` trades ids and rows with the
-    owners, the updates apply this node's part (the lead's, then a node barrier), `write_chunk` keeps this node's
-    part, `read_chunk` (rank 0's, for the checkpoint) asks the other owners for theirs (`serve_rows`)."""
+    owners, the updates apply the rows of this node's range they are given (the lead's, then a node barrier),
+    `write_chunk` keeps this node's part, `read_chunk` (rank 0's, for the checkpoint) asks the other owners for theirs
+    (`serve_rows`). Makes `node.all`, a gloo group of every rank, for `to_owners`."""
     if not hasattr(node, "across"): raise ConfigError("engram.placement=owner needs the same number of ranks on every node")
+    if not hasattr(node, "all"): node.all = dist.new_group(backend="gloo")     # every rank makes it, at the same point
     bounds = row_bounds(n, node.n_nodes)
     cuts = torch.tensor(bounds[1:-1])
     gather, read, write = t.gather, t.read_chunk, t.write_chunk
@@ -269,16 +308,16 @@ def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable
         rows = _trade(gather(asked - lo) if len(asked) else torch.zeros(0, t.dim), back, counts, node.across)
         if out is None: return rows
         out[:len(rows)].copy_(rows); return out[:len(rows)]
-    def mine(ids, g):
-        ids = torch.as_tensor(ids).cpu(); a, b = torch.searchsorted(ids, torch.tensor([lo, hi])).tolist()
+    def mine(ids, g):   # sorted flat ids of this node's range -> local ids; gradients as float32 arrays
+        ids = torch.as_tensor(ids).cpu()
+        if len(ids) and (ids[0] < lo or ids[-1] >= hi): raise ValueError(f"rows outside this node's range [{lo}, {hi})")
         g = g.numpy() if isinstance(g, torch.Tensor) else g
-        return (ids[a:b] - lo).numpy().astype(np.int64), np.ascontiguousarray(g[a:b], dtype=np.float32), len(ids)
+        return (ids - lo).numpy().astype(np.int64), np.ascontiguousarray(g, dtype=np.float32)
     def momentum_update(ids, grad, sinkhorn, lr, mu, passes=2):
         if node.lead: owned_update(t, *mine(ids, grad), sinkhorn, lr, mu, passes, node.across)
         dist.barrier(group=node.updates)
     def adam_update(ids, grad, k, lr, betas, eps):
-        if node.lead:
-            i, g, _ = mine(ids, grad); HostTable.adam_update(t, i, g, k, lr, betas, eps)
+        if node.lead: HostTable.adam_update(t, *mine(ids, grad), k, lr, betas, eps)
         dist.barrier(group=node.updates)
     def write_chunk(kind, start, a):
         a0, a1 = max(start, lo), min(start + len(a), hi)
@@ -525,7 +564,7 @@ class RankRun(_train._Run):
             super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
-        if self.model.engram is not None: share_engram(self.model.engram)
+        if self.model.engram is not None: share_engram(self.model.engram, self.node if self.owner else None)
         sync_balance(self.model)
         if self.fsdp: self.loss_fn = fsdp_loss(self.model, self.accum)    # the bank's Newton–Schulz: this rank's experts only
         else:
@@ -581,13 +620,16 @@ class RankRun(_train._Run):
         dist.barrier()
 
     def finish(self, status: str) -> dict:
-        """Rank 0 writes the metrics; with a host table, after an ok end (every rank here together), they hold each
-        rank's `Pss` of the table (`table_pss_kb`): their sum is the RAM the table takes."""
+        """Rank 0 writes the metrics; with an Engram, after an ok end (every rank here together), they hold each
+        rank's row gradients sent and received over the run (`share_engram`) and, with a host table, each rank's `Pss`
+        of it (`table_pss_kb`): their sum is the RAM the table takes."""
         eng = self.model.engram
-        if status == "ok" and eng is not None and eng.mode == "host":
-            pss = [None] * self.ranks.world
-            dist.all_gather_object(pss, table_pss_kb(eng.store))
-            self.metrics.update(engram_table_kb=eng.store.nbytes // 1024, engram_table_pss_kb=pss)
+        if status == "ok" and eng is not None:
+            host, got = eng.mode == "host", [None] * self.ranks.world
+            dist.all_gather_object(got, (table_pss_kb(eng.store) if host else None, eng.grad_rows))
+            self.metrics.update(engram_grad_rows_sent=[r["sent"] for _, r in got],
+                                engram_grad_rows_received=[r["received"] for _, r in got])
+            if host: self.metrics.update(engram_table_kb=eng.store.nbytes // 1024, engram_table_pss_kb=[p for p, _ in got])
         if self.ranks.writer: return super().finish(status)
         return dict(self.metrics, status=status)
 

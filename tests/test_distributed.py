@@ -9,9 +9,10 @@ experts do not divide by the world size is refused in one line. With `engram.pla
 in shared memory, the prefetch pipeline on) two ranks train what one process trains within the same bound, the ranks'
 proportional shares (`Pss`) of the table add up to one table where copies add up to two, and a killed rank's job
 resumes bit for bit. With `engram.placement=owner` two nodes of one rank each (two torchrun agents on this machine)
-hold half the rows each and train what one process trains within the same bound; against the node's shared table
-(the same two ranks' merged gradients) their tables part by at most one float32 step of the largest value, the
-rounding of Sinkhorn's column sums added over the nodes; their checkpoint resumes on the two nodes bit for bit.
+hold half the rows each, send each row gradient only to its owner, and train what one process trains within the
+same bound; against the node's shared table (the same two ranks' merged gradients) their tables part by at most one
+float32 step of the largest value, the rounding of Sinkhorn's column sums added over the nodes; their checkpoint
+resumes on the two nodes bit for bit.
 
 The runs: `tiny` with a host-mode Engram, the split bank, 8-bit bank momentum and two micro-batches per step, one
 OpenMP thread per rank (helpers.env)."""
@@ -182,8 +183,10 @@ def test_two_nodes_own_their_rows_and_train_what_one_process_trains(runs, tmp_pa
     """Two nodes of one rank, each node's table its half of the rows: losses and tables within the 2-rank bound of the
     single process; against the node-shared run (the same ranks, the same merged gradients, the whole update on one
     table) the weights part by one float32 step of the largest value at most, the momentum not at all (Sinkhorn's
-    column sums: two trees added, not one; 1.19e-7 measured, at a value of 1.15). The checkpoint of step 2 resumes on
-    the two nodes to the same losses and tables, bit for bit."""
+    column sums: two trees added, not one; 1.19e-7 measured, at a value of 1.15). Each row gradient travels once, to
+    the lead of its owner node (`to_owners`): rank 0 sends each step as many as it read, and the ranks receive as many
+    as were sent, each fewer than all of them; the node-shared run's all-gather gives every rank every row. The
+    checkpoint of step 2 resumes on the two nodes to the same losses and tables, bit for bit."""
     out = tmp_path / "owner"
     two_nodes(out)
     one, flipped, owned = (np.array(losses(r)) for r in (runs["one"], runs["flipped"], out))
@@ -201,6 +204,13 @@ def test_two_nodes_own_their_rows_and_train_what_one_process_trains(runs, tmp_pa
     m = json.loads((out / "metrics.json").read_text())
     assert m["engram_placement"] == "owner" and m["world_size"] == 2 and not m["engram_pipelined"]
     assert m["engram_table_kb"] * 2 == json.loads((runs["node"] / "metrics.json").read_text())["engram_table_kb"]   # half each
+    sent, got, lg = m["engram_grad_rows_sent"], m["engram_grad_rows_received"], log(out)
+    print(f"row gradients over the run: sent {sent}, received {got}; rank 0 read {sum(int(r['unique_rows']) for r in lg)}")
+    assert all(r["grad_rows_sent"] == r["unique_rows"] for r in lg)      # each row once, to its owner (gathered: to both ranks)
+    assert sent[0] == sum(int(r["unique_rows"]) for r in lg) and sum(got) == sum(sent)
+    assert all(0 < g < sum(sent) for g in got)      # each owner gets its range's rows, not every rank's
+    nm = json.loads((runs["node"] / "metrics.json").read_text())     # the all-gather: every rank gets every row
+    assert nm["engram_grad_rows_received"] == [sum(nm["engram_grad_rows_sent"]) // 2] * 2
     again = tmp_path / "owner_resumed"
     resume_copy(out, again, CKPT_EVERY)
     assert any("resuming from" in o for o in two_nodes(again))
