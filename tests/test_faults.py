@@ -44,6 +44,7 @@ def status(d, seed):
 def cache(tmp_path_factory): return tmp_path_factory.mktemp("corpus")      # one corpus for every test here
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_ab_keeps_what_finished(tmp_path, cache):
     (tmp_path / "spec.yaml").write_text(SPEC.format(cache=cache))
     exp = tmp_path / "runs" / "stop"

@@ -80,7 +80,9 @@ def test_cli_train_then_eval(straight, tmp_path):
     assert e.returncode != 0 and "nope" in e.stderr
 
 
-@pytest.mark.parametrize("pause", ["step:6", pytest.param(f"save:{STEPS}", marks=pytest.mark.slow)])
+# kill-and-resume without an Engram; tests/test_engram_resume.py does it with host tables in make test
+@pytest.mark.slow
+@pytest.mark.parametrize("pause", ["step:6", f"save:{STEPS}"])
 def test_sigkill_and_resume_is_bit_exact(straight, tmp_path, cache, pause):
     """Killed after step 6 (checkpoint at 4, log rows 5-6 already written), or in the middle of writing
     the final checkpoint; resumed with the same command: identical per-step losses and weights."""

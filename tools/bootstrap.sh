@@ -46,8 +46,11 @@ fi
 P="$VENV/bin/python"
 "$P" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 if ! "$P" -c 'import torch' 2>/dev/null; then
-  echo "bootstrap: installing torch==2.13.0 (CPU build)"; "$P" -m pip install -q torch==2.13.0
+  echo "bootstrap: installing torch==2.13.0 (CPU build)"; "$P" -m pip install -q --no-compile torch==2.13.0
 fi
 echo "bootstrap: installing dormouse and its pinned dependencies into $VENV"
-"$P" -m pip install -q -c requirements.lock -e ".[dev]"
+"$P" -m pip install -q --no-compile -c requirements.lock -e ".[dev]"
+# pip compiles the bytecode file by file; compileall does it on every core (about half the time on 2 cores). It must be
+# done here: where PYTHONDONTWRITEBYTECODE is set, no import would write it later.
+"$P" -m compileall -q -j 0 "$("$P" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null 2>&1 || true
 echo "$want" > "$stamp"
