@@ -144,6 +144,7 @@ def shared_alloc(tag: str, create: bool):
     alloc.paths = paths
     return alloc
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302b
 class Node:
     """This rank's node: its global `members`, `lead` (local rank 0 of it), `index` among the nodes, every node's
     `leads`, and two gloo groups of its ranks: `group` (the main thread's) and `updates` (the table updates', run where
@@ -164,6 +165,7 @@ class Node:
             self.peers = [m[self.members.index(ranks.rank)] for m in members]
     def __repr__(self): return f"node {self.index} of {self.n_nodes}: ranks {self.members}"
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302c
 def shared_updates(t: HostTable, node: Node) -> HostTable:
     "Make host table `t`'s updates the node lead's alone, each followed by a barrier of the node's ranks (before anyone reads again)."
     for name in ("momentum_update", "adam_update"):
@@ -185,6 +187,7 @@ def share_loads(eng, node: Node):
     eng.load_tables = load_once
     return eng
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302d
 @contextlib.contextmanager
 def node_tables(node: Node, owned: bool = False):
     """Inside, an Engram's host table is made once per node in shared memory (`shared_alloc`): the lead makes and
@@ -236,6 +239,7 @@ def row_range(n: int, node: Node) -> tuple[int, int]:
     b = row_bounds(n, node.n_nodes)
     return b[node.index], b[node.index + 1]
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306b
 def _trade(send: torch.Tensor, counts: list, back: list, group) -> torch.Tensor:
     "`all_to_all_single` of `send` (rows by destination, `counts` of them to each) from which `back[i]` rows come from rank i."
     out = send.new_empty((sum(back), *send.shape[1:]))
@@ -273,6 +277,7 @@ def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, sinkhorn: bool, l
         if p < passes - 1 and U: _divide_cols(X, c)
     if U: _apply_cols(T, woff, ids, X, c, lr, t.prefetch)
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306c
 def to_owners(ids: torch.Tensor, g: torch.Tensor, node: Node, bounds: list) -> tuple[list, list, int]:
     """Send each of this rank's rows (`ids`: sorted unique flat ids, `g`: their gradients, on the CPU) to the lead of
     the node that owns it (`bounds`: `row_bounds`), by `all_to_all_single` over every rank (`node.all`), after an
@@ -287,6 +292,7 @@ def to_owners(ids: torch.Tensor, g: torch.Tensor, node: Node, bounds: list) -> t
     got_ids, got_g = (_trade(x, counts.tolist(), back, node.all) for x in (ids, g))
     return list(got_ids.split(back)), list(got_g.split(back)), int(sum(c.sum() for c in every))
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306d
 def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable:
     """Make `t`, this node's rows `[lo, hi)` of `n`, answer as the whole table: `gather` trades ids and rows with the
     owners, the updates apply the rows of this node's range they are given (the lead's, then a node barrier),
@@ -338,6 +344,7 @@ def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable
 
 SECTIONS = ("weight", "momentum", "second")     # a checkpoint's row arrays, by number in a request
 
+# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306e
 def serve_rows(t: HostTable, node: Node, writer: int):
     "A lead's answers to the checkpoint writer's `read_chunk` requests (section, first, end) until `[-1, 0, 0]`."
     lo, _ = t.owned
