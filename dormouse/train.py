@@ -123,11 +123,12 @@ def memory_cap(cap_gib: float, device) -> dict | None:
     fraction = min(1.0, cap_gib * GiB / total)
     torch.cuda.set_per_process_memory_fraction(fraction, device)
     return dict(memory_cap_gib=cap_gib, memory_cap_fraction=fraction, device_total_gib=total / GiB, alloc_conf=conf,
-                cuda_context_gib=cuda_outside_gib(device), _restore=restore)
+                cuda_context_gib=cuda_outside_gib(device), _restore=restore, _device=device)
 
-def uncap(cap: dict | None, device):
-    "Give the allocator back the fraction it had before `memory_cap` (a later run in the same process is not capped by this one)."
-    if cap: torch.cuda.set_per_process_memory_fraction(cap["_restore"], device)
+def uncap(cap: dict | None):
+    """Give the allocator back the fraction it had before `memory_cap` (a later run in the same process is not capped
+    by this one), on the device `memory_cap` capped: its index resolved there, since torch refuses a bare `cuda`."""
+    if cap: torch.cuda.set_per_process_memory_fraction(cap["_restore"], cap["_device"])
 
 # %% ../nbs/3_training/30_train.ipynb #0139e9be
 def _fold(peaks: dict, phase: str, device):
@@ -492,7 +493,7 @@ def _loop(run: _Run) -> dict:
         raise OutOfDeviceMemory(msg) from None
     finally:
         run.log.close()                               # whatever ended the loop, an interrupt too
-        uncap(run.memcap, run.device)                 # a later run in this process is not capped by this one
+        uncap(run.memcap)                             # a later run in this process is not capped by this one
         if run.pipeline is not None:
             try: run.pipeline.close()
             except Exception:
