@@ -16,6 +16,7 @@ CARD=(--preset dormouse-1b-16g --set train.device=cuda --set train.eval_every=25
       --set train.eval_bytes=393216 --set train.log_every=10 --set train.deterministic=true --set train.progress=false)
 read -r -a EXTRA <<< "${SETS:-}"
 R=runs-local; mkdir -p "$R" "${OUT:?set OUT}/card16_capped"
+[ -d /usr/share/dictd ] || for f in .deb/*.deb; do dpkg -x "$f" /; done   # the corpus, where gpu_run.sh has not run yet
 keep() { cp "$@" "$OUT/card16_capped/" 2>/dev/null; }   # what comes back
 figures() {   # figures DIR...: status, ms/step and the peaks of each run
   python3 - "$@" <<'EOF'
