@@ -134,6 +134,7 @@ class CountsConfig:
     rows: int = 1 << 16          # context rows per order (a power of two), each 256 uint16 counters
     train_bytes: int = 0         # count the first N bytes of the training split (0: all of it)
     path: str = ""               # the table file ("": in the corpus cache, named by corpus, orders, rows and bytes)
+    method: str = "hash"         # "hash": hashed rows per order; "sa": exact counts from a suffix array of the split (orders 1..32)
 
 @dataclass
 class Config:
@@ -158,6 +159,7 @@ CHOICES = {
     "engram.prefetch": ("auto", "true", "false"),
     "engram.placement": ("rank", "node", "owner"),
     "engram.gate": ("scalar", "context", "none"),
+    "counts.method": ("hash", "sa"),
     "engram.fold": ("none", "case", "whitespace", "case+whitespace"),
     "engram.out_init": ("default", "zero"),
     "engram.optimizer": ("momentum", "adam"),
