@@ -193,7 +193,7 @@ def stream_bits(ct, x) -> np.ndarray:
     else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.unigram, out)
     return out / max(len(x) - 1, 1)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #ad2f02e0
+# %% ../nbs/2_host_ram/29_counts.ipynb #a193d2ee
 SA_MAX_ORDER = 32
 N_BUCKETS = 64                       # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+)
 TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 15, 4096
@@ -240,7 +240,7 @@ def _advance(text, sa, LO, HI, valid, nmax, y0):
 def _bucket(C, T):
     return min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #ba5eb28e
+# %% ../nbs/2_host_ram/29_counts.ipynb #10e705ad
 @nb.njit(cache=True)
 def _sa_counts(text, sa, lo, hi, n, y, t, R, cnt):
     """Next-byte counts of the context of length `n` with interval `[lo, hi)` into `cnt`; (C, T): their total and how many
@@ -303,7 +303,7 @@ def _sa_window_logprobs(text, sa, x, tg, orders, lam, uni, lp, cf):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #0430533b
+# %% ../nbs/2_host_ram/29_counts.ipynb #c7cfe9f0
 @nb.njit(cache=True)
 def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
     "For the tuning positions: each order's count share of the target (`ML`) and bucket (`BK`, -1: unseen), and the unigram's `P0`."
@@ -349,7 +349,7 @@ def tune_mixture(text, sa, orders, uni, seed: int = COUNTS_SEED, iters: int = 10
     _sa_tune_feats(text, sa, starts, L, o, np.asarray(uni, np.float64), min(TUNE_RADIUS, max(N // 64, 1)), ML, BK, P0)
     return _sa_em(ML, BK, P0, np.full((len(o), N_BUCKETS), 0.5), iters)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #d8b2672c
+# %% ../nbs/2_host_ram/29_counts.ipynb #405e54b5
 class SuffixCounts:
     "A training split's bytes and their suffix array (`int32`), memory-mapped from one file, with the mixture's weights; checked against its manifest."
     method = "sa"
@@ -449,12 +449,13 @@ def counts_identity(cfg, corpus=None) -> str | None:
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70020
 class CountMixer(nn.Module):
-    "Adds `Σ_k softplus(W·[h, log1p C_k] + b)_k · log p_k(next byte)` to the logits; the tables are read, never trained."
-    def __init__(self, table: CountTable, d_model: int):
+    """Adds `Σ_k g_k · log p_k(next byte)` to the logits, `g = W·[h, log1p C_k] + b` from zero (`mixer="zero"`: the network alone
+    at step 0) or `softplus` of it from 1/k (`"geomean"`); the tables are read, never trained."""
+    def __init__(self, table, d_model: int, mixer: str = "zero"):
         super().__init__()
-        self.table, k = table, len(table.orders)
+        self.table, self.mixer, k = table, mixer, len(table.orders)
         self.w = nn.Parameter(torch.zeros(k * (d_model + k)))         # [k, d_model + k], flat: AdamW's like the other gates
-        self.b = nn.Parameter(torch.full((k,), math.log(math.expm1(1.0 / k))))   # softplus(b) = 1/k
+        self.b = nn.Parameter(torch.full((k,), 0.0 if mixer == "zero" else math.log(math.expm1(1.0 / k))))   # geomean: softplus(b) = 1/k
 
     def features(self, idx, targets=None):
         "Log-probabilities `[b, t, k, 256]` and log1p counts `[b, t, k]` on `idx`'s device (own occurrences left out with `targets`)."
@@ -465,7 +466,8 @@ class CountMixer(nn.Module):
         "The term added to the logits for byte ids `idx [b, t]` and the final hidden state `h [b, t, d]`; `targets` in training mode."
         with torch.no_grad(): lp, cf = self.features(idx, targets if self.training else None)
         k = cf.shape[-1]
-        g = F.softplus(F.linear(torch.cat([h.float(), cf], -1), self.w.view(k, -1), self.b))
+        z = F.linear(torch.cat([h.float(), cf], -1), self.w.view(k, -1), self.b)
+        g = z if self.mixer == "zero" else F.softplus(z)
         return (g.unsqueeze(-1) * lp).sum(-2)
 
 def attach_counts(model, cfg, corpus=None):
@@ -475,7 +477,7 @@ def attach_counts(model, cfg, corpus=None):
             raise ConfigError("counts.enabled needs counts.train_bytes=0: leaving a position's own occurrence out is exact only "
                               "when every training position was counted (counts.train_bytes is for `dormouse bench counts`)")
         device = next(model.parameters()).device
-        model.counts = CountMixer(counts_for(cfg, corpus), cfg.model.d_model).to(device)
+        model.counts = CountMixer(counts_for(cfg, corpus), cfg.model.d_model, cfg.counts.mixer).to(device)
     return model
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70026
