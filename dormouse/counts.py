@@ -1,4 +1,4 @@
-"""Hashed counts of (context, next byte) per order, built once from the training split, memory-mapped from a file, never trained: a smoothed count model on its own, and its log-probabilities fed to the network through a learned gate.
+"""Counts of (context, next byte) per order — hashed rows with a check tag, or exact from a suffix array — built once from the training split, memory-mapped from a file checked against its manifest, never trained: a count model on its own, and its log-probabilities fed to the network through a gate that starts at zero.
 
 Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/counts.html.md"""
 
@@ -20,7 +20,7 @@ from .ngram import splitmix64
 
 # %% auto #0
 __all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'SA_MAX_ORDER', 'N_BUCKETS', 'TUNE_WINDOWS', 'TUNE_LEN', 'TUNE_RADIUS',
-           'TUNE_SCAN', 'count_words', 'check_counts', 'CountTableError', 'check_table_file', 'CountTable',
+           'TUNE_SCAN', 'ROW_BYTES', 'count_words', 'check_counts', 'CountTableError', 'check_table_file', 'CountTable',
            'build_counts', 'window_logprobs', 'stream_bits', 'tune_mixture', 'SuffixCounts', 'build_sa_counts',
            'open_counts', 'counts_path', 'counts_for', 'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts',
            'format_bench_counts', 'cli_bench_counts', 'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
@@ -36,14 +36,37 @@ def count_words(nmax: int = MAX_COUNT_ORDER, seed: int = COUNTS_SEED) -> np.ndar
     return np.array(w, dtype=np.uint64)
 
 def check_counts(orders, rows, method: str = "hash"):
-    "Orders 1..16 (1..32 from a suffix array), strictly increasing; rows a power of two (hashed rows)."
+    "Orders 1..16 (1..32 from a suffix array), strictly increasing; rows a power of two, at least 2 (hashed rows)."
     o, top = list(orders), (32 if method == "sa" else MAX_COUNT_ORDER)     # 32: SA_MAX_ORDER, the suffix array's section
     if not o or not all(isinstance(n, (int, np.integer)) and 1 <= n <= top for n in o) or sorted(set(o)) != o:
         raise ConfigError(f"bad value for 'counts.orders': {o!r}; increasing context lengths in 1..{top}, e.g. [1, 2, 4, 8]")
-    if method == "hash" and (rows < 1 or rows & (rows - 1)): raise ConfigError(f"bad value for 'counts.rows': {rows}; must be a power of two")
+    if method == "hash" and (rows < 2 or rows & (rows - 1)): raise ConfigError(f"bad value for 'counts.rows': {rows}; must be a power of two")
 
 @nb.njit(cache=True)
-def _count_kernel(x, orders, W, mask, table):
+def _tag(h):
+    return np.uint16((h >> np.uint64(48)) | np.uint64(1))
+
+@nb.njit(cache=True)
+def _find(h, mask, tags, k):
+    "The row of context hash `h` in order k: the one of its two whose tag matches, else -1 (not counted)."
+    tag = _tag(h); r0 = np.int64(h & mask)
+    if tags[k, r0] == tag: return r0
+    if tags[k, r0 ^ 1] == tag: return r0 ^ 1
+    return -1
+
+@nb.njit(cache=True)
+def _claim(h, mask, tags, k):
+    "`_find`, else the first free row of the two, now tagged as this context's; -1 when both belong to others."
+    r = _find(h, mask, tags, k)
+    if r >= 0: return r
+    r0 = np.int64(h & mask)
+    for r in (r0, r0 ^ 1):
+        if tags[k, r] == 0:
+            tags[k, r] = _tag(h); return r
+    return -1
+
+@nb.njit(cache=True)
+def _count_kernel(x, orders, W, mask, table, tags):
     K = len(orders)
     for t in range(len(x) - 1):
         y = x[t + 1]; h = np.uint64(0); j = 0
@@ -52,8 +75,11 @@ def _count_kernel(x, orders, W, mask, table):
             if t < n - 1: break
             while j < n:
                 h ^= W[j, x[t - j]]; j += 1
-            r = np.int64(h & mask)
-            if table[k, r, y] < 65535: table[k, r, y] += 1
+            r = _claim(h, mask, tags, k)
+            if r < 0: continue                                  # both rows owned by other contexts: not counted
+            if table[k, r, y] == 65535:                         # SATURATE: halve the row together
+                for v in range(256): table[k, r, v] = (np.int64(table[k, r, v]) + 1) >> 1
+            table[k, r, y] += 1
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70008
 class CountTableError(ConfigError):
@@ -75,7 +101,8 @@ def check_table_file(path, meta: dict):
     _CHECKED[str(path)] = stamp
 
 class CountTable:
-    "Memory-mapped count tables `[n_orders, rows, 256]` (uint16) with their unigram and metadata, checked against their manifest."
+    """Memory-mapped count tables `[n_orders, rows, 256]` (uint16) and their rows' check tags `[n_orders, rows]` (uint16, 0: free),
+    in one file, with their unigram and metadata, checked against their manifest."""
     method = "hash"
     def __init__(self, path):
         self.path = Path(path)
@@ -83,9 +110,12 @@ class CountTable:
         try: self.meta = json.loads(man.read_text())
         except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
         except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        if self.meta.get("format") != 2: raise CountTableError(f"count table {self.path} is of an older format (no check tags): delete it to rebuild it")
         check_table_file(self.path, self.meta)
         self.orders, self.rows = list(self.meta["orders"]), int(self.meta["rows"])
-        self.table = np.memmap(self.path, dtype=np.uint16, mode="r", shape=(len(self.orders), self.rows, 256))
+        K = len(self.orders)
+        self.table = np.memmap(self.path, dtype=np.uint16, mode="r", shape=(K, self.rows, 256))
+        self.tags = np.memmap(self.path, dtype=np.uint16, mode="r", offset=K * self.rows * 512, shape=(K, self.rows))
         self.unigram = np.asarray(self.meta["unigram"], dtype=np.int64)
         self.W = count_words(max(MAX_COUNT_ORDER, max(self.orders)), self.meta["seed"])
         self._orders = np.asarray(self.orders, dtype=np.int64)
@@ -93,7 +123,7 @@ class CountTable:
     @property
     def sha256(self) -> str: return self.meta["sha256"]
     @property
-    def nbytes(self) -> int: return self.table.size * 2
+    def nbytes(self) -> int: return self.table.size * 2 + self.tags.size * 2
     def __repr__(self):
         return (f"CountTable(orders {self.orders}, 2^{self.rows.bit_length() - 1} rows, {self.nbytes / 2**20:,.1f} MiB, "
                 f"{self.meta['counted_bytes']:,} bytes counted in {self.meta['build_s']:.1f} s, sha256 {self.sha256[:12]})")
@@ -105,12 +135,14 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
     x = np.ascontiguousarray(np.asarray(tokens, dtype=np.uint8))
     t0 = time.perf_counter()
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    table = np.memmap(tmp, dtype=np.uint16, mode="w+", shape=(len(orders), rows, 256))
-    _count_kernel(x, np.asarray(orders, dtype=np.int64), count_words(MAX_COUNT_ORDER, seed), np.uint64(rows - 1), table)
-    table.flush(); del table
-    meta = dict(format=1, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
+    K = len(orders)
+    mm = np.memmap(tmp, dtype=np.uint16, mode="w+", shape=(K * rows * 257,))            # the counters, then the rows' tags
+    table, tags = mm[:K * rows * 256].reshape(K, rows, 256), mm[K * rows * 256:].reshape(K, rows)
+    _count_kernel(x, np.asarray(orders, dtype=np.int64), count_words(MAX_COUNT_ORDER, seed), np.uint64(rows - 1), table, tags)
+    mm.flush(); del mm, table, tags
+    meta = dict(format=2, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
                 unigram=np.bincount(x[1:], minlength=256).tolist(), build_s=round(time.perf_counter() - t0, 3),
-                bytes=len(orders) * rows * 512, sha256=sha256_file(tmp))
+                bytes=K * rows * 514, sha256=sha256_file(tmp))
     man = path.with_suffix(".json"); man.unlink(missing_ok=True)      # no moment where a new file has an old manifest
     os.replace(tmp, path)
     man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
@@ -119,7 +151,7 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70011
 @nb.njit(cache=True)
-def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
+def _chain(seq, t, y, orders, W, mask, table, tags, uni, P, conf):
     "Fill `P[k]` with order k's smoothed next-byte distribution at `seq[t]` (leaving out target `y` when y >= 0), `conf[k]` with log1p(its count)."
     K = len(orders)
     tot = 0.0
@@ -135,8 +167,8 @@ def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
         if full:
             while j < n:
                 h ^= W[j, seq[t - j]]; j += 1
-            r = np.int64(h & mask)
-            for v in range(256):
+            r = _find(h, mask, tags, k)
+            for v in range(256 if r >= 0 else 0):
                 c = np.float64(table[k, r, v])
                 if v == y and c > 0: c -= 1.0
                 C += c
@@ -151,25 +183,25 @@ def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
         conf[k] = math.log1p(C)
 
 @nb.njit(cache=True)
-def _window_logprobs(x, tg, orders, W, mask, table, uni, lp, cf):
+def _window_logprobs(x, tg, orders, W, mask, table, tags, uni, lp, cf):
     B, T = x.shape; K = len(orders)
     P = np.empty((K + 1, 256)); conf = np.empty(K)
     for b in range(B):
         seq = x[b]
         for t in range(T):
             y = tg[b, t] if tg.shape[0] > 0 else -1
-            _chain(seq, t, y, orders, W, mask, table, uni, P, conf)
+            _chain(seq, t, y, orders, W, mask, table, tags, uni, P, conf)
             for k in range(K):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
 @nb.njit(cache=True)
-def _stream_bits(x, orders, W, mask, table, uni, out):
+def _stream_bits(x, orders, W, mask, table, tags, uni, out):
     "Bits of each order's model on `x[1:]` given the stream before each byte: `out[k]` (k = 0: the unigram)."
     K = len(orders)
     P = np.empty((K + 1, 256)); conf = np.empty(K)
     for t in range(len(x) - 1):
-        _chain(x, t, -1, orders, W, mask, table, uni, P, conf)
+        _chain(x, t, -1, orders, W, mask, table, tags, uni, P, conf)
         y = x[t + 1]
         for k in range(K + 1): out[k] -= math.log2(P[k, y])
 
@@ -182,7 +214,7 @@ def window_logprobs(ct, x, targets=None):
     B, T = x.shape; K = len(ct.orders)
     lp, cf = np.empty((B, T, K, 256), np.float32), np.empty((B, T, K), np.float32)
     if ct.method == "sa": _sa_window_logprobs(ct.text, ct.sa, x, tg, ct._orders, ct.lam, ct.unigram, lp, cf)
-    else: _window_logprobs(x, tg, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.unigram, lp, cf)
+    else: _window_logprobs(x, tg, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, lp, cf)
     return lp, cf
 
 def stream_bits(ct, x) -> np.ndarray:
@@ -190,13 +222,13 @@ def stream_bits(ct, x) -> np.ndarray:
     x = np.ascontiguousarray(np.asarray(x, dtype=np.uint8))
     out = np.zeros(len(ct.orders) + 1)
     if ct.method == "sa": _sa_stream_bits(ct.text, ct.sa, x, ct._orders, ct.lam, ct.unigram, out)
-    else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.unigram, out)
+    else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, out)
     return out / max(len(x) - 1, 1)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #a193d2ee
+# %% ../nbs/2_host_ram/29_counts.ipynb #2593d463
 SA_MAX_ORDER = 32
 N_BUCKETS = 64                       # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+)
-TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 15, 4096
+TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 19, 4096
 
 @nb.njit(cache=True)
 def _refine(text, sa, lo, hi, off, y):
@@ -240,7 +272,7 @@ def _advance(text, sa, LO, HI, valid, nmax, y0):
 def _bucket(C, T):
     return min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #10e705ad
+# %% ../nbs/2_host_ram/29_counts.ipynb #3a5e02a9
 @nb.njit(cache=True)
 def _sa_counts(text, sa, lo, hi, n, y, t, R, cnt):
     """Next-byte counts of the context of length `n` with interval `[lo, hi)` into `cnt`; (C, T): their total and how many
@@ -303,7 +335,7 @@ def _sa_window_logprobs(text, sa, x, tg, orders, lam, uni, lp, cf):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #c7cfe9f0
+# %% ../nbs/2_host_ram/29_counts.ipynb #bae84c4a
 @nb.njit(cache=True)
 def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
     "For the tuning positions: each order's count share of the target (`ML`) and bucket (`BK`, -1: unseen), and the unigram's `P0`."
@@ -349,7 +381,7 @@ def tune_mixture(text, sa, orders, uni, seed: int = COUNTS_SEED, iters: int = 10
     _sa_tune_feats(text, sa, starts, L, o, np.asarray(uni, np.float64), min(TUNE_RADIUS, max(N // 64, 1)), ML, BK, P0)
     return _sa_em(ML, BK, P0, np.full((len(o), N_BUCKETS), 0.5), iters)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #405e54b5
+# %% ../nbs/2_host_ram/29_counts.ipynb #33c722cf
 class SuffixCounts:
     "A training split's bytes and their suffix array (`int32`), memory-mapped from one file, with the mixture's weights; checked against its manifest."
     method = "sa"
@@ -554,18 +586,20 @@ def add_counts_bench_args(p):
     p.add_argument("--out", required=True, help="the record: counts.json, counts.txt, manifest.json")
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70029
+ROW_BYTES = 514                      # 256 uint16 counters and a uint16 check tag
+
 def counts_mem(rows_list, n_orders: int, bench: dict | None = None) -> list[dict]:
     "Bytes of count tables per rows, and the build seconds measured at those rows (largest training bytes) by a bench record."
     out = []
     for r in rows_list:
         built = [c for c in (bench or {}).get("cells", []) if c["rows"] == r and len(c["orders"]) == n_orders]
         best = max(built, key=lambda c: c["train_bytes"], default=None)
-        out.append(dict(rows=r, orders=n_orders, bytes=n_orders * r * 512, build_s=best["build_s"] if best else None,
+        out.append(dict(rows=r, orders=n_orders, bytes=n_orders * r * ROW_BYTES, build_s=best["build_s"] if best else None,
                         build_bytes=best["train_bytes"] if best else None))
     return out
 
 def format_counts_mem(rungs) -> str:
-    out = [f"count tables (uint16, 256 counters per context row, no optimizer state): {rungs[0]['orders']} orders" if rungs else "",
+    out = [f"count tables (256 uint16 counters and a check tag per context row, no optimizer state): {rungs[0]['orders']} orders" if rungs else "",
            f"{'rows/order':>12} {'host RAM':>10} {'build (measured)':>28}"]
     for r in rungs:
         b = f"{r['build_s']:.1f} s for {r['build_bytes']:,} bytes" if r["build_s"] is not None else "-"
