@@ -225,10 +225,10 @@ def stream_bits(ct, x) -> np.ndarray:
     else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, out)
     return out / max(len(x) - 1, 1)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #2593d463
+# %% ../nbs/2_host_ram/29_counts.ipynb #bdd14e09
 SA_MAX_ORDER = 32
-N_BUCKETS = 64                       # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+)
-TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 19, 4096
+N_BUCKETS = 128                      # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+) x (C as the order below, or not)
+TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 20, 4096
 
 @nb.njit(cache=True)
 def _refine(text, sa, lo, hi, off, y):
@@ -269,10 +269,11 @@ def _advance(text, sa, LO, HI, valid, nmax, y0):
     return m
 
 @nb.njit(cache=True)
-def _bucket(C, T):
-    return min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)
+def _bucket(C, T, C_below):
+    "The weight's bucket: log2 C, distinct next bytes, and whether the order below saw the same occurrences (nothing new)."
+    return (min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)) + (64 if C == C_below else 0)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #3a5e02a9
+# %% ../nbs/2_host_ram/29_counts.ipynb #8f69ec75
 @nb.njit(cache=True)
 def _sa_counts(text, sa, lo, hi, n, y, t, R, cnt):
     """Next-byte counts of the context of length `n` with interval `[lo, hi)` into `cnt`; (C, T): their total and how many
@@ -301,15 +302,16 @@ def _sa_chain(text, sa, LO, HI, valid, orders, lam, uni, y, P, conf, cnt):
     for v in range(256):
         c = uni[v] - (1 if v == y else 0); P[0, v] = c + 1.0; tot += c + 1.0
     for v in range(256): P[0, v] /= tot
+    below = -1.0
     for k in range(len(orders)):
         n = orders[k]; C = 0.0; T = 0.0
         if n <= valid: C, T = _sa_counts(text, sa, LO[n], HI[n], n, y, -1, 0, cnt)
         if C > 0:
-            l = lam[k, _bucket(C, T)]
+            l = lam[k, _bucket(C, T, below)]
             for v in range(256): P[k + 1, v] = l * cnt[v] / C + (1.0 - l) * P[k, v]
         else:
             for v in range(256): P[k + 1, v] = P[k, v]
-        conf[k] = math.log1p(C)
+        conf[k] = math.log1p(C); below = C
 
 @nb.njit(cache=True)
 def _sa_stream_bits(text, sa, x, orders, lam, uni, out):
@@ -335,7 +337,7 @@ def _sa_window_logprobs(text, sa, x, tg, orders, lam, uni, lp, cf):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #bae84c4a
+# %% ../nbs/2_host_ram/29_counts.ipynb #93e3ce8d
 @nb.njit(cache=True)
 def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
     "For the tuning positions: each order's count share of the target (`ML`) and bucket (`BK`, -1: unseen), and the unigram's `P0`."
@@ -347,11 +349,13 @@ def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
         for t in range(s, s + length):
             valid = _advance(text, sa, LO, HI, valid, nmax, np.int64(text[t]))
             y = np.int64(text[t + 1]); P0[i] = uni[y] / tot          # add-one, its own occurrence left out
+            below = -1.0
             for k in range(K):
-                ML[i, k] = 0.0; BK[i, k] = -1
+                ML[i, k] = 0.0; BK[i, k] = -1; C = 0.0
                 if orders[k] <= valid:
                     C, T = _sa_counts(text, sa, LO[orders[k]], HI[orders[k]], orders[k], y, t, R, cnt)
-                    if C > 0: ML[i, k] = cnt[y] / C; BK[i, k] = _bucket(C, T)
+                    if C > 0: ML[i, k] = cnt[y] / C; BK[i, k] = _bucket(C, T, below)
+                below = C
             i += 1
 
 @nb.njit(cache=True)
@@ -381,7 +385,7 @@ def tune_mixture(text, sa, orders, uni, seed: int = COUNTS_SEED, iters: int = 10
     _sa_tune_feats(text, sa, starts, L, o, np.asarray(uni, np.float64), min(TUNE_RADIUS, max(N // 64, 1)), ML, BK, P0)
     return _sa_em(ML, BK, P0, np.full((len(o), N_BUCKETS), 0.5), iters)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #33c722cf
+# %% ../nbs/2_host_ram/29_counts.ipynb #7c633928
 class SuffixCounts:
     "A training split's bytes and their suffix array (`int32`), memory-mapped from one file, with the mixture's weights; checked against its manifest."
     method = "sa"
