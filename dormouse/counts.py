@@ -225,7 +225,7 @@ def stream_bits(ct, x) -> np.ndarray:
     else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, out)
     return out / max(len(x) - 1, 1)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #4050bed6
+# %% ../nbs/2_host_ram/29_counts.ipynb #a02d6462
 SA_MAX_ORDER = 32
 N_BUCKETS = 128                      # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+) x (C as the order below, or not)
 TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 20, 4096
@@ -273,7 +273,7 @@ def _bucket(C, T, C_below):
     "The weight's bucket: log2 C, distinct next bytes, and whether the order below saw the same occurrences (nothing new)."
     return (min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)) + (64 if C == C_below else 0)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #1bac5517
+# %% ../nbs/2_host_ram/29_counts.ipynb #0a3c41ec
 @nb.njit(cache=True)
 def _sa_counts(text, sa, lo, hi, n, y, t, R, cnt):
     """Next-byte counts of the context of length `n` with interval `[lo, hi)` into `cnt`; (C, T): their total and how many
@@ -337,7 +337,7 @@ def _sa_window_logprobs(text, sa, x, tg, orders, lam, uni, lp, cf):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #06fa1c3e
+# %% ../nbs/2_host_ram/29_counts.ipynb #8630764d
 @nb.njit(cache=True)
 def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
     "For the tuning positions: each order's count share of the target (`ML`) and bucket (`BK`, -1: unseen), and the unigram's `P0`."
@@ -385,7 +385,7 @@ def tune_mixture(text, sa, orders, uni, seed: int = COUNTS_SEED, iters: int = 10
     _sa_tune_feats(text, sa, starts, L, o, np.asarray(uni, np.float64), min(TUNE_RADIUS, max(N // 64, 1)), ML, BK, P0)
     return _sa_em(ML, BK, P0, np.full((len(o), N_BUCKETS), 0.5), iters)
 
-# %% ../nbs/2_host_ram/29_counts.ipynb #bf60bd58
+# %% ../nbs/2_host_ram/29_counts.ipynb #7dbb0102
 class SuffixCounts:
     "A training split's bytes and their suffix array (`int32`), memory-mapped from one file, with the mixture's weights; checked against its manifest."
     method = "sa"
