@@ -198,7 +198,7 @@ def main(argv=None):
     args = make_parser().parse_args(argv)
     name = " ".join(filter(None, ["dormouse", args.command, getattr(args, "bench", None)]))
     debug = args.debug or os.environ.get("DORMOUSE_DEBUG")
-    try: return args.func(args)
+    try: rc = args.func(args)
     except USER_ERRORS as e:
         if debug: raise
         sys.exit(f"{name}: {' '.join(str(e).split())}")
@@ -206,3 +206,5 @@ def main(argv=None):
         if debug: raise
         sys.exit(f"{name}: {' '.join(os_error_line(e).split())}")
     except KeyboardInterrupt: sys.exit(f"{name}: interrupted")
+    # an exit status, or 0: a command that returns its rows (a benchmark) succeeded, and sys.exit would print them as an error
+    return rc if isinstance(rc, int) and not isinstance(rc, bool) else 0

@@ -84,9 +84,11 @@ def expert_mm(xs, w, offs, grouped: bool):
 def _expert_loop(xs, w, offs):
     "`expert_mm`'s per-expert path."
     ends = offs.tolist()   # one host sync: fine for the fallback
-    outs, start = [], 0
+    # unbind, not w[e]: each w[e]'s backward writes a zero gradient the size of the whole bank (64 experts: 64 of them a
+    # pass); unbind's backward stacks the experts' gradients into one, the same numbers
+    outs, start, ws = [], 0, w.unbind(0)
     for e, end in enumerate(ends):
-        if end > start: outs.append(xs[start:end] @ w[e].to(xs.dtype))
+        if end > start: outs.append(xs[start:end] @ ws[e].to(xs.dtype))
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
 
