@@ -7,9 +7,9 @@ Docs: https://dormouse-ml.github.io/dormouse/4_experiments/findings.html.md"""
 
 # %% auto #0
 __all__ = ['RUNS', 'SPECS', 'RUN_COLS', 'ARM_COLS', 'CODE_ORDER', 'BIG', 'BASE', 'FLAT', 'PREFETCH', 'OFFLOAD', 'TRACE',
-           'TRACE_KEYS', 'CLAIM', 'TRAIN_ENGRAM', 'NOT_REPEATABLE', 'FLOOR', 'ENGRAM_EXPS', 'CARD_CSV', 'QUESTIONS',
-           'HEADLINES', 'Experiment', 'experiment', 'status', 'verdicts', 'verdict_head', 'run_table', 'arm_table',
-           'fmt', 'bpb_at_steps', 'timed', 'matched_time', 'palette', 'plot_bpb', 'show', 'capacity_curve',
+           'TRACE_KEYS', 'CLAIM', 'TRAIN_ENGRAM', 'NOT_REPEATABLE', 'FLOOR', 'ENGRAM_EXPS', 'CARD_CSV', 'CAPPED',
+           'QUESTIONS', 'HEADLINES', 'Experiment', 'experiment', 'status', 'verdicts', 'verdict_head', 'run_table',
+           'arm_table', 'fmt', 'bpb_at_steps', 'timed', 'matched_time', 'palette', 'plot_bpb', 'show', 'capacity_curve',
            'arm_spread', 'arm_spreads', 'without_engram', 'plot_capacity', 'recommendation', 'engram_gap', 'gap_answer',
            'means_in_order', 'rows_answer', 'code_capacity', 'curve_answer', 'round_ratio', 'flatness_costs',
            'prefetch_records', 'size_costs', 'run_ms', 'ms_vs_control', 'locality_answer', 'offload_bounds',
@@ -795,13 +795,24 @@ def q_offload(R) -> str:
     return (f"BPB unmoved: the losses and evaluations are identical in {same} of {len(p)} seeds; peak allocated {pct('peak_change')}, "
             f"ms/step {pct('ms_change')}.")
 
+CAPPED = RUNS / "card16_capped" / "metrics.json"   # the card preset trained end to end under the card's cap
+
 def q_fit(R) -> str:
+    "The capped run's answer first (what trains, evaluations and checkpoints in), then the benchmark's search."
     if not R["card_fit"]: return "not run yet: runs/bench_card/ does not exist"
     s = pd.DataFrame(R["card_fit"])
     fits = s[s.largest_batch > 0].sort_values("largest_batch")
     none = s[s.largest_batch == 0]
-    return ((f"{', '.join(sorted(set(none.lever)))}: no micro-batch fits under {s.cap_gib.iloc[0]:g} GiB; " if len(none) else "")
-            + "the largest micro-batch of 512 bytes that does: " + ", ".join(f"{r.lever} (offload {r.offload}) {r.largest_batch}" for r in fits.itertuples()) + ".")
+    run = ""
+    if CAPPED.exists():
+        m = json.loads(CAPPED.read_text())
+        run = (f"dormouse-1b at {m['batch_size']} × {m['accum']} micro-batches of 512 bytes (split bank, 8-bit momentum) "
+               f"trained {m['steps']:,} steps with evaluations and checkpoints under a {m['memory_cap_gib']:g} GiB cap "
+               f"({m['device_name']}; peak reserved {m['peak_reserved_gib']:.2f} GiB, {m['ms_per_step']:.0f} ms/step, "
+               f"status {m['status']}, killed and resumed at step {m['start_step']:,}); ")
+    return (run + (f"{', '.join(sorted(set(none.lever)))}: no micro-batch fits under {s.cap_gib.iloc[0]:g} GiB; " if len(none) else "")
+            + "the benchmark's largest single micro-batch (no accumulation, no evaluation): "
+            + ", ".join(f"{r.lever} (offload {r.offload}) {r.largest_batch}" for r in fits.itertuples()) + ".")
 
 # %% ../nbs/4_experiments/43_findings.ipynb #89424944
 def q_card(R) -> str:
