@@ -12,6 +12,7 @@ Modules:
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
 - `dormouse.check`: The model's two expert paths and `BankMuon` against `torch.optim.Muon`, on the CPU here and on the GPU with `dormouse check --out DIR`.
 - `dormouse.checkpoint`: A directory per checkpoint, written to a temporary name, fsynced and renamed; a manifest of sha256 sums; a `latest` pointer replaced atomically; loading that never runs code.
+- `dormouse.compute_gain`: What a host table buys, priced in compute: how many steps a run without it needs to reach the same held-out BPB, and how many seconds.
 - `dormouse.decision`: An experiment's runs read back into tables, and the spec's rule applied to them with every gate checked: keep, kill or no verdict, and why; and the report's views of the same record.
 - `dormouse.distributed`: `torchrun` runs the same training on several processes: the backbone under DDP or sharded by FSDP2, each rank a share of every micro-batch, the Engram's row gradients of all ranks merged into one update, checkpoints any world size can read.
 - `dormouse.evaluate`: A model's bits per byte on held-out bytes, a checkpoint loaded back into a model, and `dormouse eval`: one trained model scored on any byte file.

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from fastcore.basics import patch
 from .config import ConfigError, _deep_merge, make_config
-from .records import file_sha256, git_info, repo_root, write_json
+from .records import file_sha256, finished_note, git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
 from .spec import Spec, SpecError, arm_overrides, load_spec
 from .decision import decide, load_runs, pooled_runs
@@ -120,11 +120,13 @@ def record(self: Run) -> dict:
 
 @patch(as_prop=True)
 def status(self: Run) -> str:
-    "new, running, ok, failed, or incomplete (ok without its metrics.json)."
+    """new, running, ok, failed, or incomplete (ok without its metrics.json); ok too where `run.json` says otherwise
+    but `metrics.json` holds the planned final step with its evaluations (`run_status`: the run finished)."""
     r = self.record
     if not r: return "new"
     if r.get("status") == "ok" and not (self.dir/"metrics.json").exists(): return "incomplete"
-    return r.get("status", "incomplete")
+    steps = (self.params.get("overrides") or {}).get("train", {}).get("steps")
+    return "ok" if finished_note(self.dir, steps, ood=bool(self.params.get("ood"))) else r.get("status", "incomplete")
 
 # %% ../nbs/4_experiments/42_ab.ipynb #d896350d
 def _select(spec: Spec, only) -> set:
@@ -422,13 +424,15 @@ def add_ab_args(p):
 # %% ../nbs/4_experiments/42_ab.ipynb #0fb642eb
 def _print_result(spec: Spec, res: dict, exp_dir: Path):
     for k, rec in res["runs"].items():
-        m = {}
-        if rec.get("status") == "ok":
+        p = rec.get("params") or {}
+        note = finished_note(exp_dir/k, (p.get("overrides") or {}).get("train", {}).get("steps"), bool(p.get("ood")))
+        st, m = ("ok" if note else rec.get("status", "new")), {}
+        if st == "ok":
             m = json.loads((exp_dir/k/"metrics.json").read_text())
         b0, b1 = m.get("heldout_bpb_start"), m.get("heldout_bpb")
         bpb = f"BPB {b0:.4f} -> {b1:.4f}" if b0 is not None and b1 is not None else (f"BPB {b1:.4f}" if b1 is not None else "")
         extra = f"{m.get('ms_per_step', float('nan')):.1f} ms/step" if m else (rec.get("error") or rec.get("status", "new"))
-        print(f"  {k:<24} {rec.get('status', 'new'):<8} {bpb:<26} {extra}")
+        print(f"  {k:<24} {st:<8} {bpb:<26} {extra}" + (f"\n  {'':<24} ({note})" if note else ""))
     if res.get("decision"): print(res["decision"]["text"])
     if res.get("report"): print(f"report: {res['report']}")
 

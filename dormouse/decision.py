@@ -12,7 +12,8 @@ from statistics import NormalDist
 from pathlib import Path
 from .config import Config, ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
-from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
+from .records import run_status
+from .spec import RULES, Gate, Spec, SpecError, arm_config, arm_overrides, load_spec
 
 # %% auto #0
 __all__ = ['SCALARS', 'LOGS', 'INTERVAL_RULES', 'NOT_THE_RUN', 'CODE_PATH', 'MEASURED_PATH', 'SUMMARY', 'bpb_history',
@@ -42,10 +43,11 @@ def load_runs(exp_dir, spec: Spec | None = None):
         for s in spec.seeds:
             d = exp_dir/arm/f"seed{s}"
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {}
-            st = rec.get("status", "missing")
+            # ok too where run.json says otherwise but metrics.json holds the final step with its evaluations (the note says so)
+            st, note = run_status(d, arm_overrides(spec, arm, s)["train"].get("steps"), bool(spec.ood))
             m = json.loads((d/"metrics.json").read_text()) if st == "ok" and (d/"metrics.json").exists() else {}
-            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"), sharing=rec.get("sharing"),
-                       config=m.get("config"))   # the resolved settings it ran (None: not recorded)
+            row = dict(arm=arm, seed=s, status=st, error=None if note else rec.get("error"), status_note=note, wall_s=rec.get("wall_s"),
+                       sharing=rec.get("sharing"), config=m.get("config"))   # the resolved settings it ran (None: not recorded)
             row.update({k: m.get(k) for k in SCALARS})
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
             rows.append(row)
@@ -434,11 +436,17 @@ def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
             # another code path is marked, not blocked: the verdict then compares paths as well as arms, and is not robust
             out["arms"][a]["path_mismatch"] = paths.get(a, []) + paths.get(c, [])
             if out["arms"][a]["path_mismatch"] and "robust" in out["arms"][a]: out["arms"][a]["robust"] = False
+    from dormouse.compute_gain import compute_gains, gain_words   # the price in no-table steps, where a ladder is planned
+    for a, g in compute_gains(spec, runs).items(): out["arms"][a]["compute_gain"] = g
+    notes = runs.dropna(subset=["status_note"]) if "status_note" in runs else runs.iloc[:0]
+    out["finished_by_metrics"] = {f"{r.arm}/seed{r.seed}": r.status_note for r in notes.itertuples()}
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
         if a == c: continue
         lines.append(f"  {a} vs {c}: {v['verdict'].upper()}: {v['reason']}")
         if "robust" in v: lines.append(f"    {robust_words(v)}")
+        if "compute_gain" in v: lines.append(f"    {gain_words(v['compute_gain'])}")
+    lines += [f"  {k} counts as finished ({n})" for k, n in out["finished_by_metrics"].items()]
     out["text"] = "\n".join(lines)
     return out
 
