@@ -8,6 +8,7 @@ Modules:
 - `dormouse.bench_ns`: Milliseconds per Newton–Schulz of `dormouse-1b`'s whole expert banks, chunked as `BankMuon` chunks them: the torch iteration and the symmetric Triton kernels side by side, and how far apart their answers lie.
 - `dormouse.bench_offload`: `dormouse bench offload --out DIR`: ms/step, peak memory and bytes moved for every activation-offload arm, then the largest batch a 16 GiB card trains with offload off and on; and what the committed run on one H200 says.
 - `dormouse.bench_prefetch`: Host-RAM Engram rows at device speed? Milliseconds per training step with the Engram off, in device mode, in host mode synchronous and pipelined, at table sizes up to 32M rows per order; and the pipeline's exactness on the GPU.
+- `dormouse.bench_profile`: Where the time of one optimizer step goes: attention, the experts, the router, the Engram, the loss, the optimizer's Newton–Schulz and its other work, and, on a GPU, the time no kernel runs.
 - `dormouse.bench_throughput`: How many bytes per second `small` and `dormouse-1b` train at, and what each throughput lever buys: accumulation over a larger effective batch, a larger micro-batch, compiled blocks and the Triton Newton–Schulz, side by side in one run against today's path.
 - `dormouse.bench_train`: What one training step of each preset costs on the GPU: step time, throughput, MFU and memory, measured through the real loop.
 - `dormouse.check`: The model's two expert paths and `BankMuon` against `torch.optim.Muon`, on the CPU here and on the GPU with `dormouse check --out DIR`.
