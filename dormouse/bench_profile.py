@@ -25,7 +25,8 @@ __all__ = ['PART_RULES', 'OPTIMIZER', 'NEWTON_SCHULZ', 'OTHER', 'IDLE', 'MATMULS
 PART_RULES = [   # (test on the module's name and class name, part): the first that holds
     (lambda n, c: n.endswith("router"), "router"),
     (lambda n, c: c == "ShortConv", "engram.conv"),
-    (lambda n, c: n.startswith("engram") and n.rsplit(".", 1)[-1] in ("gate", "gates") or c == "EngramPoint", "engram.gate"),
+    (lambda n, c: n.startswith("engram") and n.rsplit(".", 1)[-1] in ("gate", "key", "norm_k", "norm_h"), "engram.gate"),
+    (lambda n, c: n.startswith("engram") and n.rsplit(".", 1)[-1] in ("value", "proj"), "engram.value"),
     (lambda n, c: n.startswith("engram"), "engram"),
     (lambda n, c: c == "Attention", "attention"),
     (lambda n, c: c == "MoE", "experts"),

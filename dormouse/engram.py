@@ -266,6 +266,11 @@ def serve(self: Engram, server):
 @patch
 def lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
     "The rows of every table for byte ids `x [b, t]`: `[b, t, n_tables * dim]` (the server's, when it prepared them)."
+    with torch.profiler.record_function("part:engram.lookup"):   # a part of the step profile (the profile bench)
+        return self._lookup(x)
+
+@patch
+def _lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
     b, t = x.shape
     it = self.server.rows(x) if self.server is not None else None
     if it is not None:                  # prepared by the server for this very batch
@@ -352,7 +357,10 @@ def pop_grads(self: Engram):
 def after_backward(self: Engram, step: int | None = None):
     "Update the rows read by this step's training forward(s) from their gradients; clear them."
     p = self.pop_grads()
-    if p is not None: uniq, uc, g = p; self.momentum_update(uniq, g, uc, step=step)
+    if p is None: return
+    uniq, uc, g = p
+    with torch.profiler.record_function("part:engram.update"):
+        self.momentum_update(uniq, g, uc, step=step)
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #c1cbf58d
 def table_state(e: Engram):
