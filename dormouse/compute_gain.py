@@ -89,7 +89,10 @@ def compute_gain(spec: Spec, runs, arm: str) -> dict | None:
     bounds = [">" if set(seen) == {">"} else "<" if lo < lo_x or "<" in seen else None,
               "<" if set(seen) == {"<"} else ">" if hi > hi_x or ">" in seen else None]
     ci = [min(max(lo, lo_x), hi_x), max(min(hi, hi_x), lo_x)]
-    ms_arm, ms_ladder = list(_ok(runs, arm, "ms_per_step").values()), [v for a in ladder for v in _ok(runs, a, "ms_per_step").values()]
+    # the step time of the first rung that has one: the no-table run planned beside the arms (a long rung may run
+    # in another batch, with fewer runs sharing the machine)
+    ms_arm = list(_ok(runs, arm, "ms_per_step").values())
+    ms_ladder = next((list(v.values()) for a in ladder if (v := _ok(runs, a, "ms_per_step"))), [])
     ratio = median(ms_arm) / median(ms_ladder) if ms_arm and ms_ladder else None
     return dict(ladder=rungs, n=len(target), multiplier=point, bound=bound, ci=ci, ci_bounds=bounds,
                 per_seed={s: [m, b] for s, (m, b) in per_seed.items()}, geometric_mean=mean, step_ratio=ratio,
