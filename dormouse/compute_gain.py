@@ -43,7 +43,7 @@ def t975(df: int) -> float:
     return (lo + hi) / 2
 
 def geometric_interval(values) -> tuple[float, float, float]:
-    "`(mean, lo, hi)` of positive `values` in log space: the geometric mean and its 95 % t interval (one value: itself)."
+    "`(mean, lo, hi)` of positive `values` in log space: the geometric mean and its 95 % t interval (one value: it)."
     logs = [math.log(v) for v in values]
     n, mu = len(logs), sum(logs) / len(logs)
     if n < 2: return (math.exp(mu),) * 3
@@ -89,7 +89,10 @@ def compute_gain(spec: Spec, runs, arm: str) -> dict | None:
     bounds = [">" if set(seen) == {">"} else "<" if lo < lo_x or "<" in seen else None,
               "<" if set(seen) == {"<"} else ">" if hi > hi_x or ">" in seen else None]
     ci = [min(max(lo, lo_x), hi_x), max(min(hi, hi_x), lo_x)]
-    ms_arm, ms_ladder = list(_ok(runs, arm, "ms_per_step").values()), [v for a in ladder for v in _ok(runs, a, "ms_per_step").values()]
+    # the step time of the first rung that has one: the no-table run planned beside the arms (a long rung may run
+    # in another batch, with fewer runs sharing the machine)
+    ms_arm = list(_ok(runs, arm, "ms_per_step").values())
+    ms_ladder = next((list(v.values()) for a in ladder if (v := _ok(runs, a, "ms_per_step"))), [])
     ratio = median(ms_arm) / median(ms_ladder) if ms_arm and ms_ladder else None
     return dict(ladder=rungs, n=len(target), multiplier=point, bound=bound, ci=ci, ci_bounds=bounds,
                 per_seed={s: [m, b] for s, (m, b) in per_seed.items()}, geometric_mean=mean, step_ratio=ratio,
@@ -105,7 +108,8 @@ def gain_text(g: dict | None) -> str:
     "The multiplier with its interval, in a few words: `2.31× [1.80×, > 4×]`; `—` without one."
     if not g: return "—"
     (lo, hi), (lb, hb) = g["ci"], g["ci_bounds"]
-    return f"{fmt_x(g['multiplier'], g['bound'])} [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else fmt_x(g["multiplier"], g["bound"])
+    point = fmt_x(g["multiplier"], g["bound"])
+    return f"{point} [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else point
 
 def gain_words(g: dict) -> str:
     "One line: the compute multiplier, its interval over seeds, the ladder, and the same in wall-clock."
@@ -113,6 +117,7 @@ def gain_words(g: dict) -> str:
     out = f"compute: no table needs {gain_text(g)} the steps to match it ({g['n']} seeds; no-table runs at {rungs})"
     if g.get("step_ratio"):
         w, (lo, hi), (lb, hb) = g["wall_multiplier"], g["wall_ci"], g["ci_bounds"]
-        out += (f"; in wall-clock {fmt_x(w, g['bound'])}" + (f" [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else "")
-                + f", stepping at {g['step_ratio']:.2f}× the no-table step time")
+        interval = f" [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else ""
+        out += (f"; in wall-clock {fmt_x(w, g['bound'])}{interval}, "
+                f"stepping at {g['step_ratio']:.2f}× the no-table step time")
     return out
