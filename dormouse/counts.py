@@ -13,14 +13,16 @@ import numba as nb
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from .checkpoint import sha256_file
 from .config import ConfigError, make_config, parse_count, to_dict
 from .data import compressed_sizes, corpus_cache_dir, load_corpus
 from .ngram import splitmix64
 
 # %% auto #0
-__all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'count_words', 'check_counts', 'CountTable', 'build_counts',
-           'window_logprobs', 'stream_bits', 'counts_path', 'counts_for', 'CountMixer', 'attach_counts', 'bench_counts',
-           'format_bench_counts', 'cli_bench_counts', 'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
+__all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'count_words', 'check_counts', 'CountTableError', 'check_table_file',
+           'CountTable', 'build_counts', 'window_logprobs', 'stream_bits', 'counts_path', 'counts_for',
+           'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts', 'format_bench_counts', 'cli_bench_counts',
+           'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70006
 COUNTS_SEED = 0xC0C0_47AB_2026
@@ -53,11 +55,33 @@ def _count_kernel(x, orders, W, mask, table):
             if table[k, r, y] < 65535: table[k, r, y] += 1
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70008
+class CountTableError(ConfigError):
+    "A count table that is missing, truncated or changed since it was built; the message names the file."
+
+_CHECKED = {}   # path -> (size, inode, mtime_ns) of a file whose sha256 this process has checked
+
+def check_table_file(path, meta: dict):
+    "Refuse `path` (`CountTableError`) unless its size and sha256 are those its manifest `meta` recorded when it was built."
+    path = Path(path)
+    if not path.is_file(): raise CountTableError(f"count table {path} is missing (its manifest {path.with_suffix('.json').name} is there)")
+    st = path.stat(); stamp = (st.st_size, st.st_ino, st.st_mtime_ns)
+    if _CHECKED.get(str(path)) == stamp: return
+    if "sha256" not in meta: raise CountTableError(f"count table {path}: its manifest records no sha256 (made before tables had one): delete it to rebuild it")
+    if st.st_size != meta["bytes"]:
+        raise CountTableError(f"count table {path} has {st.st_size:,} bytes, its manifest {meta['bytes']:,}: truncated or replaced since it was built")
+    if sha256_file(path) != meta["sha256"]:
+        raise CountTableError(f"count table {path} does not match the sha256 its manifest recorded: changed or damaged since it was built")
+    _CHECKED[str(path)] = stamp
+
 class CountTable:
-    "Memory-mapped count tables `[n_orders, rows, 256]` (uint16) with their unigram and metadata."
+    "Memory-mapped count tables `[n_orders, rows, 256]` (uint16) with their unigram and metadata, checked against their manifest."
     def __init__(self, path):
         self.path = Path(path)
-        self.meta = json.loads(self.path.with_suffix(".json").read_text())
+        man = self.path.with_suffix(".json")
+        try: self.meta = json.loads(man.read_text())
+        except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
+        except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        check_table_file(self.path, self.meta)
         self.orders, self.rows = list(self.meta["orders"]), int(self.meta["rows"])
         self.table = np.memmap(self.path, dtype=np.uint16, mode="r", shape=(len(self.orders), self.rows, 256))
         self.unigram = np.asarray(self.meta["unigram"], dtype=np.int64)
@@ -65,13 +89,15 @@ class CountTable:
         self._orders = np.asarray(self.orders, dtype=np.int64)
 
     @property
+    def sha256(self) -> str: return self.meta["sha256"]
+    @property
     def nbytes(self) -> int: return self.table.size * 2
     def __repr__(self):
         return (f"CountTable(orders {self.orders}, 2^{self.rows.bit_length() - 1} rows, {self.nbytes / 2**20:,.1f} MiB, "
-                f"{self.meta['counted_bytes']:,} bytes counted in {self.meta['build_s']:.1f} s)")
+                f"{self.meta['counted_bytes']:,} bytes counted in {self.meta['build_s']:.1f} s, sha256 {self.sha256[:12]})")
 
 def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpus_sha256: str | None = None) -> CountTable:
-    "Count (context, next byte) per order over `tokens` into the file `path` (and `path`.json); the mapped table."
+    "Count (context, next byte) per order over `tokens` into the file `path`, its manifest `path`.json; the mapped table."
     check_counts(orders, rows)
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     x = np.ascontiguousarray(np.asarray(tokens, dtype=np.uint8))
@@ -80,11 +106,13 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
     table = np.memmap(tmp, dtype=np.uint16, mode="w+", shape=(len(orders), rows, 256))
     _count_kernel(x, np.asarray(orders, dtype=np.int64), count_words(MAX_COUNT_ORDER, seed), np.uint64(rows - 1), table)
     table.flush(); del table
-    meta = dict(orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
+    meta = dict(format=1, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
                 unigram=np.bincount(x[1:], minlength=256).tolist(), build_s=round(time.perf_counter() - t0, 3),
-                bytes=len(orders) * rows * 512)
+                bytes=len(orders) * rows * 512, sha256=sha256_file(tmp))
+    man = path.with_suffix(".json"); man.unlink(missing_ok=True)      # no moment where a new file has an old manifest
     os.replace(tmp, path)
-    path.with_suffix(".json").write_text(json.dumps(meta) + "\n")
+    man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
+    st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)   # hashed just now, as written
     return CountTable(path)
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70011
@@ -169,19 +197,31 @@ def counts_path(cfg, corpus) -> Path:
     return corpus_cache_dir(cfg.data.cache_dir) / f"counts-{key}.u16"
 
 def counts_for(cfg, corpus=None, verbose=True) -> CountTable:
-    "The count table `cfg.counts` names, built from the training split of `cfg`'s corpus the first time."
+    "The count table `cfg.counts` names, checked against its manifest; built from the training split of `cfg`'s corpus the first time."
     c = cfg.counts
     check_counts(c.orders, c.rows)
     corpus = load_corpus(cfg.data) if corpus is None else corpus
     path = counts_path(cfg, corpus)
-    if path.exists() and path.with_suffix(".json").exists():
-        ct = CountTable(path)
-        if ct.orders == list(c.orders) and ct.rows == c.rows: return ct
-        raise ConfigError(f"counts.path {path} holds orders {ct.orders} x {ct.rows} rows, not {c.orders} x {c.rows}")
     tokens = corpus.train[:c.train_bytes] if c.train_bytes else corpus.train
+    if path.exists() or path.with_suffix(".json").exists():
+        try: ct = CountTable(path)
+        except CountTableError as e:
+            if c.path: raise CountTableError(f"{e}; rebuild it, or set counts.path='' to use the corpus cache's own") from None
+            if verbose: print(f"counts: {e}; building it again", flush=True)
+        else:
+            if ct.orders != list(c.orders) or ct.rows != c.rows:
+                raise ConfigError(f"counts.path {path} holds orders {ct.orders} x {ct.rows} rows, not {c.orders} x {c.rows}")
+            if (ct.meta["corpus_sha256"], ct.meta["counted_bytes"]) != (corpus.manifest["sha256"], len(tokens)):
+                raise ConfigError(f"counts.path {path} counted {ct.meta['counted_bytes']:,} bytes of corpus {str(ct.meta['corpus_sha256'])[:12]}, "
+                                  f"not the {len(tokens):,} of this run's ({corpus.manifest['sha256'][:12]}): leave-one-out would not be exact")
+            return ct
     ct = build_counts(tokens, c.orders, c.rows, path, corpus_sha256=corpus.manifest["sha256"])
-    if verbose: print(f"counts: built {ct} at {path}")
+    if verbose: print(f"counts: built {ct} at {path}", flush=True)
     return ct
+
+def counts_identity(cfg, corpus=None) -> str | None:
+    "The sha256 of the count table a run of `cfg` reads (found, checked or built now), None without one: what its checkpoints record."
+    return counts_for(cfg, corpus).sha256 if cfg.counts.enabled else None
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70020
 class CountMixer(nn.Module):

@@ -13,6 +13,7 @@ import torch
 from tqdm.auto import tqdm
 from fastcore.basics import patch
 from .config import PRESETS, Config, ConfigError, config_changes, make_config, to_dict
+from .counts import counts_identity
 from .data import load_corpus, batch_at
 from .model import build_model, count_params
 from .offload import Offloader
@@ -189,7 +190,7 @@ def _save(ckroot, step, model, opt, cfg, evals, segments=(), corpus_sha256=None)
     return save_checkpoint(ckroot, step, dict(model=model.state_dict(), optim=opt.state_dict(), train=train_state), writers=writers)
 
 # %% ../nbs/3_training/30_train.ipynb #a52b843d
-def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=None, allow_change=False) -> dict | None:
+def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=None, allow_change=False, counts_sha256=None) -> dict | None:
     """The checkpoint to resume from (`resume_from`, a step or `step_*` name, else the latest under `ckroot`),
     loaded and checked against `cfg`; None when there is none. Its `changes` lists what `allow_change` let differ."""
     if resume_from is not None:
@@ -208,6 +209,9 @@ def _resume_point(cfg: Config, ckroot: Path, resume_from=None, corpus_sha256=Non
     changes = config_changes(saved["config"], to_dict(cfg))
     if corpus_sha256 is not None and saved.get("corpus_sha256") not in (None, corpus_sha256):
         changes.append(f"the corpus: sha256 {saved['corpus_sha256'][:12]}… then, {corpus_sha256[:12]}… now")
+    then = (saved.get("segments") or [{}])[-1].get("counts_sha256")   # the count table the last part trained with (the counts chapter)
+    if then is not None and counts_sha256 is not None and then != counts_sha256:
+        changes.append(f"the count table: sha256 {then[:12]}… then, {counts_sha256[:12]}… now")
     if changes and not allow_change:
         raise ConfigError(f"cannot resume from {path}: the run was made with other settings ({'; '.join(changes)}); "
                           "use the same settings, another --out, or --allow-change to continue and record the change")
@@ -231,8 +235,8 @@ class _Run:
         if len(self.corpus.train) <= self.seq_len + 1:
             raise ConfigError(f"the corpus's training part has {len(self.corpus.train):,} bytes, fewer than one window of {self.seq_len + 1}")
         self.n_eval = eval_bytes_for(self.corpus.heldout, self.train_cfg.eval_bytes, self.seq_len)
-        sha = self.corpus.manifest.get("sha256")
-        checkpoint = _resume_point(cfg, self.ckroot, resume_from, sha, allow_change) if resume else None
+        sha, counts_sha = self.corpus.manifest.get("sha256"), counts_identity(cfg, self.corpus)   # the data the run reads
+        checkpoint = _resume_point(cfg, self.ckroot, resume_from, sha, allow_change, counts_sha) if resume else None
         if self.device.type == "cuda": torch.set_float32_matmul_precision("high")
         self.memcap = memory_cap(cfg.train.memory_cap_gib, self.device)   # before anything is built on the device
         self.peaks = {p: (0, 0) for p in PHASES}                          # the allocator's peak bytes (allocated, reserved) by phase
@@ -254,7 +258,7 @@ class _Run:
         if self.start > self.steps: raise ConfigError(f"the checkpoint is at step {self.start}, past train.steps={self.steps}")
         # this process's part of the run; earlier parts come from the checkpoint (a killed part counts up to its checkpoint)
         self.segment = dict(start=self.start, end=self.start, wall_s=0.0, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                            changes=changes, corpus_sha256=sha)
+                            changes=changes, corpus_sha256=sha, counts_sha256=counts_sha)
 
     def shard(self, model):
         "The model as this process trains it: itself (a rank under FSDP2 shards it here, the distributed chapter)."
