@@ -43,7 +43,7 @@ def t975(df: int) -> float:
     return (lo + hi) / 2
 
 def geometric_interval(values) -> tuple[float, float, float]:
-    "`(mean, lo, hi)` of positive `values` in log space: the geometric mean and its 95 % t interval (one value: itself)."
+    "`(mean, lo, hi)` of positive `values` in log space: the geometric mean and its 95 % t interval (one value: it)."
     logs = [math.log(v) for v in values]
     n, mu = len(logs), sum(logs) / len(logs)
     if n < 2: return (math.exp(mu),) * 3
@@ -108,7 +108,8 @@ def gain_text(g: dict | None) -> str:
     "The multiplier with its interval, in a few words: `2.31× [1.80×, > 4×]`; `—` without one."
     if not g: return "—"
     (lo, hi), (lb, hb) = g["ci"], g["ci_bounds"]
-    return f"{fmt_x(g['multiplier'], g['bound'])} [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else fmt_x(g["multiplier"], g["bound"])
+    point = fmt_x(g["multiplier"], g["bound"])
+    return f"{point} [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else point
 
 def gain_words(g: dict) -> str:
     "One line: the compute multiplier, its interval over seeds, the ladder, and the same in wall-clock."
@@ -116,6 +117,7 @@ def gain_words(g: dict) -> str:
     out = f"compute: no table needs {gain_text(g)} the steps to match it ({g['n']} seeds; no-table runs at {rungs})"
     if g.get("step_ratio"):
         w, (lo, hi), (lb, hb) = g["wall_multiplier"], g["wall_ci"], g["ci_bounds"]
-        out += (f"; in wall-clock {fmt_x(w, g['bound'])}" + (f" [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else "")
-                + f", stepping at {g['step_ratio']:.2f}× the no-table step time")
+        interval = f" [{fmt_x(lo, lb)}, {fmt_x(hi, hb)}]" if g["n"] > 1 else ""
+        out += (f"; in wall-clock {fmt_x(w, g['bound'])}{interval}, "
+                f"stepping at {g['step_ratio']:.2f}× the no-table step time")
     return out

@@ -43,11 +43,12 @@ def load_runs(exp_dir, spec: Spec | None = None):
         for s in spec.seeds:
             d = exp_dir/arm/f"seed{s}"
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {}
-            # ok too where run.json says otherwise but metrics.json holds the final step with its evaluations (the note says so)
+            # ok too where run.json says otherwise but metrics.json holds the final step and its evaluations (the note)
             st, note = run_status(d, arm_overrides(spec, arm, s)["train"].get("steps"), bool(spec.ood))
             m = json.loads((d/"metrics.json").read_text()) if st == "ok" and (d/"metrics.json").exists() else {}
-            row = dict(arm=arm, seed=s, status=st, error=None if note else rec.get("error"), status_note=note, wall_s=rec.get("wall_s"),
-                       sharing=rec.get("sharing"), config=m.get("config"))   # the resolved settings it ran (None: not recorded)
+            row = dict(arm=arm, seed=s, status=st, error=None if note else rec.get("error"), status_note=note,
+                       wall_s=rec.get("wall_s"), sharing=rec.get("sharing"),
+                       config=m.get("config"))   # the resolved settings it ran (None: not recorded)
             row.update({k: m.get(k) for k in SCALARS})
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
             rows.append(row)
@@ -437,7 +438,7 @@ def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
             # another code path is marked, not blocked: the verdict then compares paths as well as arms, and is not robust
             out["arms"][a]["path_mismatch"] = paths.get(a, []) + paths.get(c, [])
             if out["arms"][a]["path_mismatch"] and "robust" in out["arms"][a]: out["arms"][a]["robust"] = False
-    from dormouse.compute_gain import compute_gains, gain_words   # the price in no-table steps, where a ladder is planned
+    from dormouse.compute_gain import compute_gains, gain_words   # the price in no-table steps, given a ladder
     for a, g in compute_gains(spec, runs).items(): out["arms"][a]["compute_gain"] = g
     notes = runs.dropna(subset=["status_note"]) if "status_note" in runs else runs.iloc[:0]
     out["finished_by_metrics"] = {f"{r.arm}/seed{r.seed}": r.status_note for r in notes.itertuples()}

@@ -193,7 +193,7 @@ def finished_note(run_dir, steps: int | None = None, ood: bool = False) -> str |
     if steps is None or m.get("steps") != steps or m.get("heldout_step") != steps or evals[-1].get("step") != steps:
         return None                               # stopped before its final evaluation
     if m.get("heldout_bpb") is None or m.get("final_loss") is None: return None
-    if ood and m.get("ood_bpb") is None: return None   # stopped between the final evaluation and the out-of-domain score
+    if ood and m.get("ood_bpb") is None: return None   # stopped between the final evaluation and the out-of-domain one
     return (f"finished: metrics.json holds step {steps} with its final" + (" and out-of-domain" if ood else "")
             + f" evaluation; run.json says {rec.get('status', 'nothing')}")
 

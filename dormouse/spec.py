@@ -73,9 +73,9 @@ SPEC_FIELDS = {  # field: what it means (every other field is an error)
              "windows, train.parallel (ddp or fsdp) saying how they hold the model; an arm may set its own nproc beside its overrides",
     "ood": "{file, package, bytes}: an out-of-domain text file (from the named Debian package) that each final "
            "checkpoint is scored on, as ood_bpb (bytes: how many to predict; default all whole windows)",
-    "compute_ladder": "list of arms, one design at increasing train.steps (e.g. no table at 1x, 2x, 4x the spec's steps, each "
-                      "with its own schedule): every other arm at the first rung's steps is priced in the steps (and seconds) "
-                      "the ladder needs to reach its metric (the compute-gain chapter)",
+    "compute_ladder": "list of arms, one design at increasing train.steps (e.g. no table at 1x, 2x, 4x the spec's "
+                      "steps, each with its own schedule): every other arm is priced in the steps (and seconds) the "
+                      "ladder needs to reach its metric (the compute-gain chapter)",
 }
 
 class SpecError(ValueError):
@@ -116,7 +116,7 @@ class Spec:
     parallel: int = 1
     ood: dict | None = None   # {file, package, bytes}: the out-of-domain text every final checkpoint is scored on
     nproc: dict = field(default_factory=dict)   # arm -> processes per run (torchrun's ranks); 1 where absent
-    compute_ladder: list = field(default_factory=list)   # arms of one design at increasing steps (the compute-gain chapter)
+    compute_ladder: list = field(default_factory=list)   # arms of one design at increasing steps (compute gain)
     question: str = ""
     prediction: str = ""
     source: str = ""

@@ -60,16 +60,18 @@ def log_rows(d: Path) -> int:
 
 def test_a_run_stopped_after_its_metrics_is_finished_and_one_stopped_before_is_not(tmp_path):
     spec, exp_dir, runs = experiment(tmp_path)
-    after = stopped_when(runs["short/seed0"], "papermill", lambda d: "ood_bpb" in metrics(d), hanging_template(tmp_path))
+    after = stopped_when(runs["short/seed0"], "papermill", lambda d: "ood_bpb" in metrics(d),
+                         hanging_template(tmp_path))
     before = stopped_when(runs["long/seed0"], "python", lambda d: log_rows(d) >= 3)
-    assert after["status"] == "interrupted" and before["status"] == "interrupted", (after, before)   # as the stopper saw it
+    assert after["status"] == "interrupted" and before["status"] == "interrupted", (after, before)   # the stopper's
     done, cut = runs["short/seed0"].dir, runs["long/seed0"].dir
     assert metrics(done)["heldout_step"] == 4 and metrics(done)["ood_bpb"] > 0
     assert metrics(cut).get("heldout_step") != 400                      # no final evaluation
     note = "finished: metrics.json holds step 4 with its final and out-of-domain evaluation; run.json says interrupted"
     assert run_status(done, 4, ood=True) == ("ok", note)
     assert run_status(cut, 400, ood=True) == ("interrupted", None)
-    assert runs["short/seed0"].status == "ok" and runs["long/seed0"].status == "interrupted"   # `ab` runs it again, not the other
+    # `ab` runs the second again, not the first
+    assert runs["short/seed0"].status == "ok" and runs["long/seed0"].status == "interrupted"
     table, logs, _ = load_runs(exp_dir, spec)
     by = table.set_index(["arm", "seed"])
     assert (by.loc[("short", 0), "status"], by.loc[("short", 0), "status_note"]) == ("ok", note)
@@ -79,7 +81,8 @@ def test_a_run_stopped_after_its_metrics_is_finished_and_one_stopped_before_is_n
     assert d["finished_by_metrics"] == {"short/seed0": note}
     assert f"short/seed0 counts as finished ({note})" in d["text"]
     assert "long/seed0 interrupted" in d["arms"]["long"]["reason"]
-    printed = io.StringIO()                                              # what `dormouse ab --report-only` prints per run
-    with contextlib.redirect_stdout(printed): _print_result(spec, {"runs": {k: r.record for k, r in runs.items()}}, exp_dir)
+    printed = io.StringIO()                                  # what `dormouse ab --report-only` prints per run
+    with contextlib.redirect_stdout(printed):
+        _print_result(spec, {"runs": {k: r.record for k, r in runs.items()}}, exp_dir)
     line = next(l for l in printed.getvalue().splitlines() if "short/seed0" in l)
     assert line.split()[1] == "ok" and f"({note})" in printed.getvalue(), printed.getvalue()
