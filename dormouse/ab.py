@@ -353,7 +353,9 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
                     futs = {ex.submit(on_a_gpu, r): r for r in todo}
                     for f in as_completed(futs):
                         r, rec = futs[f], f.result()
-                        if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
+                        if rec["status"] != "ok" and r.status != "ok":   # ok by its metrics: finished whatever ended it
+                            failed.append(r.key)
+                            bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
                         bar.update(1); bar.set_postfix(failed=len(failed))
                 except KeyboardInterrupt:
                     signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C must not cut the stopping short
