@@ -638,6 +638,7 @@ def verdict_rows(exp_dir) -> pd.DataFrame:
     """Per non-control arm of `exp_dir/decision.json`: its verdict, the arm's and the control's mean and seed spread, the effect
     (arm mean − control mean) with its 95 % interval, whether it is robust, the seeds whose omission flips it and the control's
     noise floor, the last four where the decision records them (else None); empty without a `decision.json`."""
+    from dormouse.compute_gain import gain_text
     p = Path(exp_dir)/"decision.json"
     if not p.exists(): return pd.DataFrame()
     d = json.loads(p.read_text())
@@ -651,7 +652,8 @@ def verdict_rows(exp_dir) -> pd.DataFrame:
         out.append(dict(experiment=d["experiment"], arm=a, control=d["control"], verdict=v["verdict"], metric=d["metric"],
                         mean=m, control_mean=cm, control_lo=nan(c.get("min")), control_hi=nan(c.get("max")),
                         effect=nan(v.get("effect", m - cm)), ci_lo=nan(lo), ci_hi=nan(hi), robust=v.get("robust"),
-                        loo_flips=v.get("loo_flips"), noise_floor=v.get("noise_floor"), reason=v.get("reason", "")))
+                        loo_flips=v.get("loo_flips"), noise_floor=v.get("noise_floor"), reason=v.get("reason", ""),
+                        compute=gain_text(v.get("compute_gain"))))   # no-table steps to match it, given a ladder
     return pd.DataFrame(out)
 
 def _f(x, digits: int = 4, sign: bool = False) -> str:
@@ -675,6 +677,7 @@ def verdict_cells(t: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"arm": t.arm, "verdict": t.verdict.str.upper(), f"mean {m}": t["mean"].map(_f),
                         f"effect vs {c} [95 % CI]": [effect_text(r) for r in t.itertuples()],
                         "robust": [robust_text(r) for r in t.itertuples()]})
+    if "compute" in t and (t.compute != "—").any(): out["no-table steps to match it"] = t.compute.values
     floors = [r.noise_floor for r in t.itertuples()]
     if any(floors): out["noise floor"] = [f"[{_f(f['lo'], sign=True)}, {_f(f['hi'], sign=True)}] ({f.get('n', '?')})" if f else "—" for f in floors]
     return out.reset_index(drop=True)
@@ -886,8 +889,10 @@ def answer_rows(R: dict) -> pd.DataFrame:
         t = verdict_rows(RUNS/rec)
         cells = verdict_cells(t)
         eff = next((c for c in cells.columns if c.startswith("effect")), None)
+        gain = "no-table steps to match it" if "no-table steps to match it" in cells else None
+        def worth(r): return f", worth {r[gain]} the no-table steps" if gain else ""   # the compute multiplier
         out.append(dict(question=q, answer=how(R),
-                        verdicts="; ".join(f"{r.arm}: {r.verdict} {r[eff]}" for _, r in cells.iterrows()) if len(cells) else "— (a benchmark)",
+                        verdicts="; ".join(f"{r.arm}: {r.verdict} {r[eff]}{worth(r)}" for _, r in cells.iterrows()) if len(cells) else "— (a benchmark)",
                         robust="; ".join(f"{r.arm}: {r.robust}" for _, r in cells.iterrows()) if len(cells) else "—",
                         record=rec))
     return pd.DataFrame(out)
