@@ -24,9 +24,9 @@ Modules:
 - `dormouse.offload`: Park a block's saved activations in host RAM during the forward and bring them back for the backward: bit-identical gradients, a counter that proves it ran, and two transfer paths.
 - `dormouse.optim`: Muon for 2-D hidden matrices, a batched Muon for 3-D expert banks, AdamW for the rest; the learning-rate schedule.
 - `dormouse.prefetch`: The next batch's Engram rows gathered, pinned and copied to the GPU while the current step computes; the host update off the critical path; exact despite rows shared by consecutive steps.
+- `dormouse.run_loop`: The loop around the step: batches by step number, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust.
 - `dormouse.spec`: An A/B design written down before the runs: arms, seeds, the metric, the rule and the gates, in a YAML file that is checked field by field before anything runs.
-- `dormouse.step`: The step every trainer takes — micro-batches, bf16 autocast, clipping, the Engram's update, the optimizers — and how it runs: seeded and repeatable, with compiled blocks, timed by phase.
-- `dormouse.train`: The loop around the step: batches by step number, the schedule, a per-step log, checkpoints that resume bit for bit, and a `metrics.json` a researcher can trust."""
+- `dormouse.step`: The step every trainer takes — micro-batches, bf16 autocast, clipping, the Engram's update, the optimizers — and how it runs: seeded and repeatable, with compiled blocks, timed by phase."""
 
 __version__ = "0.1.0"
 

@@ -64,7 +64,7 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     """Train one arm × seed into `out_dir` (writing checkpoints unless `checkpoints` is false) and score `ood`'s file
     with the trained model; returns (and writes) its metrics. `nproc` > 1: this same call on that many ranks, which
     torchrun starts from here (`launch_ranks`); rank 0 writes."""
-    from dormouse.distributed import Ranks, launched
+    from dormouse.ranks import Ranks, launched
     from dormouse.train import train
     if ood: ood_file(ood)
     if nproc > 1 and not launched():

@@ -329,8 +329,9 @@ def after_step(self: ByteLM):
     else: self.loop.moe.load.zero_()
 
 # %% ../nbs/1_model/10_model.ipynb #3885bfc1
-def build_model(cfg: Config, device=None) -> ByteLM:
-    "The model `cfg` describes, built on `device`, with its Engram attached when `cfg.engram.enabled`."
+def build_model(cfg: Config, device=None, placement=None) -> ByteLM:
+    """The model `cfg` describes, built on `device`, with its Engram attached when `cfg.engram.enabled` (`placement`:
+    where its host rows live, the Engram chapter's `OneProcess` unless a rank of a distributed run gives its own)."""
     device = torch.device(device if device is not None else "cpu")
     with device: model = ByteLM(cfg)    # allocate and initialise in place: no 4 GB CPU detour at 1B
     model.loop.moe.path = None if cfg.model.moe_path == "auto" else cfg.model.moe_path   # the experts' path (MoE.path)
@@ -338,7 +339,7 @@ def build_model(cfg: Config, device=None) -> ByteLM:
         try: from dormouse.engram import Engram
         except ImportError as e:
             raise ImportError(f"engram.enabled is true but dormouse.engram cannot be imported ({e})") from e
-        model.engram = Engram(cfg.engram, cfg.model.d_model).to(device)   # host tables stay in host RAM
+        model.engram = Engram(cfg.engram, cfg.model.d_model, placement=placement).to(device)   # host tables stay in host RAM
         if cfg.engram.mode == "host": model.engram.to_host()
     if cfg.counts.enabled:
         from dormouse.counts import attach_counts

@@ -123,7 +123,7 @@ class Spec:
     text: str = ""   # the file as written (the snapshot kept beside the runs)
 
 # %% ../nbs/4_experiments/40_spec.ipynb #645f1663
-RECORD_WRITERS = ("train", "ab", "step", "engram", "prefetch", "offload", "records", "distributed")   # the modules whose dicts become metrics.json and log.csv
+RECORD_WRITERS = ("run_loop", "cuda_memory", "ab", "step", "engram", "prefetch", "offload", "records", "distributed", "ranks")   # the modules whose dicts become metrics.json and log.csv
 
 @functools.lru_cache(maxsize=1)
 def recordable_keys() -> tuple[frozenset, tuple]:
