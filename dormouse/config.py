@@ -381,7 +381,7 @@ def _check_lists(cfg: Config):
     if max(o) > 64: raise ConfigError(f"bad value for 'engram.orders': {o!r}; orders above 64 have no keys")
     e = cfg.engram
     if e.dim % e.heads: raise ConfigError(f"'engram.dim' ({e.dim}) must be divisible by 'engram.heads' ({e.heads}): each head's rows are dim/heads wide")
-    if e.heads & (e.heads - 1) or e.rows < 1: raise ConfigError(f"bad value for 'engram.heads': {e.heads}; must be a power of two")
+    if e.heads & (e.heads - 1): raise ConfigError(f"bad value for 'engram.heads': {e.heads}; must be a power of two")
     _check_inject(cfg)
     eb = e.betas
     if len(eb) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < 1 for x in eb):

@@ -15,7 +15,7 @@ from .config import Config
 from .data import batch_at
 from .evaluate import pick_device
 from .node_table import Node, NodeRows, OwnerRows, serve_rows, stop_serving, table_pss_kb
-from .parallel import ddp_loss, fsdp_loss, ranks_agree, shard_fsdp, split_newton_schulz, sync_balance
+from .parallel import ExpertShare, ddp_loss, fsdp_loss, ranks_agree, shard_fsdp, sum_load
 from .ranks import Ranks, RowsMerged, init_ranks, rank_rows
 from .run_loop import _Run, _train_state
 from .sharded import load_whole, save_sharded
@@ -47,16 +47,20 @@ class RankRun(_Run):
         super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
-        sync_balance(self.model)
-        if self.fsdp: self.loss_fn = fsdp_loss(self.model, self.accum)    # the bank's Newton–Schulz: this rank's experts only
-        else:
-            if "bank" in self.opt.opts: split_newton_schulz(self.opt.opts["bank"], ranks)
-            self.loss_fn = ddp_loss(self.model, self.device, self.accum)
+        self.loss_fn = fsdp_loss(self.model, self.accum) if self.fsdp else ddp_loss(self.model, self.device, self.accum)
 
     def engram_placement(self) -> RowsMerged:
         "The Engram's placement: a table per rank, one per node, or rows owned by node (`engram.placement`)."
         if self.placement == "owner": return OwnerRows(self.node)
         return NodeRows(self.node) if self.placement == "node" else RowsMerged()
+
+    def load_sum(self):
+        "The routing load summed over the ranks (`sum_load`) before each bias update."
+        return sum_load
+
+    def bank_orthogonalise(self):
+        "Under DDP the bank's Newton–Schulz split by expert (`ExpertShare`); FSDP2 shards the bank itself."
+        return None if self.fsdp else ExpertShare(self.ranks)
 
     def shard(self, model):
         "Under FSDP2, `model` sharded (`shard_fsdp`) before the optimizers are made over its parameters."

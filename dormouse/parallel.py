@@ -12,21 +12,17 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 from torch.distributed.tensor import DTensor
 from .config import ConfigError
-from .optim import NS_IMPLS
+from .optim import NS_IMPLS, local_newton_schulz
 from .ranks import Ranks, all_gather_rows
 
 # %% auto #0
-__all__ = ['sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss', 'ranks_agree', 'shard_fsdp', 'fsdp_loss']
+__all__ = ['sum_load', 'expert_share', 'ExpertShare', 'ddp_loss', 'ranks_agree', 'shard_fsdp', 'fsdp_loss']
 
 # %% ../nbs/3_training/35_parallel.ipynb #f4faf1d7
-def sync_balance(model):
-    "Sum the MoE's routing load over the ranks before the step's bias update (each rank counted only its own windows)."
-    after = model.after_step
-    def after_step():
-        dist.all_reduce(model.loop.moe.load)
-        after()
-    model.after_step = after_step
-    return model
+def sum_load(load: torch.Tensor):
+    """The MoE's routing `load` summed over the ranks before the step's bias update (each rank counted only its own
+    windows): the model's `sum_load` for a rank (`build_model`'s), so that every rank's bias is the single process's."""
+    dist.all_reduce(load)
 
 # %% ../nbs/3_training/35_parallel.ipynb #0d7b2023
 def expert_share(n: int, ranks: Ranks) -> slice:
@@ -34,17 +30,16 @@ def expert_share(n: int, ranks: Ranks) -> slice:
     per = -(-n // ranks.world)
     return slice(min(ranks.rank * per, n), min((ranks.rank + 1) * per, n))
 
-def split_newton_schulz(bank, ranks: Ranks):
-    """Make BankMuon `bank` orthogonalise only this rank's experts of each chunk, then all-gather the others':
-    momentum and the update stay on every rank (elementwise, cheap), the Newton–Schulz (the step's cost) is split."""
-    def chunk_update(group, p, sl, fetched):
-        upd = bank._momentum(group, p, sl, fetched)
-        mine = upd[expert_share(len(upd), ranks)]
-        o = (NS_IMPLS[bank.ns_impl](mine, group["ns_coefficients"], group["ns_steps"], group["eps"], bank.ns_dtype)
-             if len(mine) else mine.to(bank.ns_dtype))
-        return bank._apply(group, p, sl, torch.cat(all_gather_rows(o.contiguous())))
-    bank._chunk_update = chunk_update
-    return bank
+class ExpertShare:
+    """BankMuon's `orthogonalise` for a rank (given when the optimizers are made): Newton–Schulz on only this rank's
+    experts of each chunk, then an all-gather of the others'. Momentum and the update stay on every rank (elementwise,
+    cheap); the Newton–Schulz, the step's cost, is split."""
+    def __init__(self, ranks: Ranks): self.ranks = ranks
+
+    def __call__(self, bank, group, upd: torch.Tensor) -> torch.Tensor:
+        mine = upd[expert_share(len(upd), self.ranks)]
+        o = local_newton_schulz(bank, group, mine) if len(mine) else mine.to(bank.ns_dtype)
+        return torch.cat(all_gather_rows(o.contiguous()))
 
 # %% ../nbs/3_training/35_parallel.ipynb #bd9e1809
 class _Loss(torch.nn.Module):
@@ -59,7 +54,7 @@ def ddp_loss(model, device, accum: int = 1):
     with warnings.catch_warnings():       # torch 2.13 names a successor that does not yet leave buffers alone at init
         warnings.simplefilter("ignore", FutureWarning)
         ddp = DistributedDataParallel(_Loss(model), device_ids=[device] if device.type == "cuda" else None,
-                                      broadcast_buffers=False)   # buffers (routing load, bias) are kept equal by `sync_balance`
+                                      broadcast_buffers=False)   # buffers (routing load, bias) are kept equal by `sum_load`
     calls = [0]
     def loss_fn(idx, targets, offloader=None):
         calls[0] += 1

@@ -145,12 +145,12 @@ class _Run:
         self.memcap = memory_cap(cfg.train.memory_cap_gib, self.device)   # before anything is built on the device
         self.peaks = {p: (0, 0) for p in PHASES}                          # the allocator's peak bytes (allocated, reserved) by phase
         seed_everything(self.train_cfg.seed)
-        self.model = self.shard(build_model(cfg, self.device, self.engram_placement()))    # a rank's own under FSDP2, before its optimizers
+        self.model = self.shard(build_model(cfg, self.device, self.engram_placement(), self.load_sum()))    # a rank's own under FSDP2, before its optimizers
         if self.model.engram is not None and cfg.engram.lr_schedule == "follow":   # the tables' rate times the backbone's factor
             steps, o = self.steps, cfg.optim                                       # not `self`: the model would hold the run
             self.model.engram.lr_factor = lambda step: lr_factor(step - 1, steps, o)   # step: the update's 1-based label
         self.offloader = Offloader.from_config(cfg.offload).watch(self.model)   # the loop block's activations, passed to each step
-        self.opt = Optimizers(self.model, cfg.optim)
+        self.opt = Optimizers(self.model, cfg.optim, orthogonalise=self.bank_orthogonalise())
         self.loss_fn, self.new_log = None, StepLog     # a rank's own (the distributed chapter): its DDP loss, no log but rank 0's
         self.start, self.evals, self.segments, changes = 0, [], [], []
         if checkpoint is not None:
@@ -166,6 +166,14 @@ class _Run:
 
     def engram_placement(self):
         "The Engram's placement: None, this process's own table (a rank's is the distributed chapter's)."
+        return None
+
+    def load_sum(self):
+        "How the MoE's routing load is summed over processes: None, one process (a rank's: the distributed chapter)."
+        return None
+
+    def bank_orthogonalise(self):
+        "The bank's Newton–Schulz: None, this process's (a rank's splits it by expert: the distributed chapter)."
         return None
 
     def pipelined(self) -> bool:

@@ -53,7 +53,11 @@ def train(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = T
     if launched():
         from dormouse.distributed import RankJob      # torch.distributed's parts, imported only under torchrun
         job = RankJob(cfg)
-    else: job = LocalJob()
+    else:
+        job = LocalJob()
+        if cfg.engram.enabled and cfg.engram.placement != "rank":
+            print(f"engram.placement={cfg.engram.placement} places host tables across torchrun's ranks; in one process it "
+                  "changes nothing (one table, this process's)", flush=True)
     with job:
         out = run_dir(out_dir)
         existed = out.exists()
