@@ -12,7 +12,8 @@ from statistics import NormalDist
 from pathlib import Path
 from .config import Config, ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
-from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
+from .records import run_status
+from .spec import RULES, Gate, Spec, SpecError, arm_config, arm_overrides, load_spec
 from .verdict_stats import (_stats, beats_every_seed, effect_interval, loses_to_every_seed, seeds_needed, spread,
                                     t_quantile)
 from .noise_pool import _configured, CODE_PATH, MEASURED_PATH, NOT_THE_RUN, code_path, noise_floor, pooled_runs, run_fingerprint

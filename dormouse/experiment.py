@@ -82,14 +82,20 @@ def status(e: Experiment) -> str:
 def verdicts(e: Experiment) -> pd.DataFrame | None:
     "Per arm: `decision.json`'s verdict, the mean of the deciding metric and the reason; None unless complete."
     if not e.complete: return None
-    return pd.DataFrame([dict(arm=a, verdict=v["verdict"], mean=v.get("mean"), reason=v["reason"])
-                         for a, v in e.decision["arms"].items()]).set_index("arm")
+    from dormouse.compute_gain import gain_text   # the compute multiplier beside the verdict, given a ladder
+    rows = [dict(arm=a, verdict=v["verdict"], mean=v.get("mean"), reason=v["reason"])
+            | ({"compute": gain_text(v["compute_gain"])} if "compute_gain" in v else {})
+            for a, v in e.decision["arms"].items()]
+    return pd.DataFrame(rows).set_index("arm")
 
 def verdict_head(e: Experiment) -> str:
     "Each arm's verdict against the control in one line when complete; else `status`."
     v = verdicts(e)
     if v is None: return status(e)
-    return "; ".join(f"{a} vs {e.spec.control}: **{r.verdict}** ({r.reason})" for a, r in v.iterrows() if r.verdict != "control")
+    def gain(r):
+        return f"; worth {r.compute} the no-table steps" if isinstance(r.get("compute"), str) and r.compute != "—" else ""
+    return "; ".join(f"{a} vs {e.spec.control}: **{r.verdict}** ({r.reason}{gain(r)})"
+                     for a, r in v.iterrows() if r.verdict != "control")
 
 # %% ../nbs/4_experiments/43_experiment.ipynb #20560489
 RUN_COLS = ("arm", "seed", "status", "heldout_bpb", "ood_bpb", "ms_per_step", "peak_allocated_gib", "wall_s", "device_name", "error")

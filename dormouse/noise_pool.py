@@ -11,6 +11,7 @@ from statistics import NormalDist
 from pathlib import Path
 from .config import Config, ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
+from .records import finished_note
 from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
 from .verdict_stats import spread
 
@@ -65,7 +66,8 @@ def pooled_runs(runs_dir) -> "pd.DataFrame":
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {"status": "ok"}
             m = json.loads(f.read_text())
         except (OSError, ValueError): continue
-        if rec.get("status") != "ok" or not isinstance(m.get("config"), dict): continue
+        finished = rec.get("status") == "ok" or finished_note(d, ood=bool((rec.get("params") or {}).get("ood")))
+        if not finished or not isinstance(m.get("config"), dict): continue
         rows.append(dict(experiment=str(d.parent.parent.relative_to(runs_dir)), arm=d.parent.name, seed=int(d.name[4:]) if d.name[4:].isdigit() else d.name,
                          fingerprint=run_fingerprint(m["config"], m),
                          **{k: v for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
