@@ -12,10 +12,10 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'ALIASES', 'INF', 'RANGES', 'FREE_KEYS', 'DataConfig', 'ModelConfig', 'EngramConfig',
-           'OffloadConfig', 'OptimConfig', 'TrainConfig', 'CountsConfig', 'Config', 'ConfigError', 'parse_count',
-           'merge', 'get_key', 'validate', 'inject_points', 'parse_set', 'load_yaml', 'read_config_file', 'make_config',
-           'to_dict', 'from_dict', 'config_changes']
+__all__ = ['CHOICES', 'POSITIVE', 'PRESETS', 'ALIASES', 'INF', 'RANGES', 'FREE_KEYS', 'BEFORE_KEY', 'DataConfig', 'ModelConfig',
+           'EngramConfig', 'OffloadConfig', 'OptimConfig', 'TrainConfig', 'CountsConfig', 'Config', 'ConfigError',
+           'parse_count', 'merge', 'get_key', 'validate', 'inject_points', 'parse_set', 'load_yaml', 'read_config_file',
+           'make_config', 'to_dict', 'from_dict', 'config_changes']
 
 # %% ../nbs/0_foundations/00_config.ipynb #e7f21c2a
 @dataclass
@@ -134,6 +134,8 @@ class CountsConfig:
     rows: int = 1 << 16          # context rows per order (a power of two), each 256 uint16 counters
     train_bytes: int = 0         # count the first N bytes of the training split (0: all of it)
     path: str = ""               # the table file ("": in the corpus cache, named by corpus, orders, rows and bytes)
+    method: str = "hash"         # "hash": hashed rows per order; "sa": exact counts from a suffix array of the split (orders 1..32)
+    mixer: str = "zero"          # "zero": gates start at zero (the network alone at step 0); "geomean": the geometric mean of the orders
 
 @dataclass
 class Config:
@@ -158,6 +160,8 @@ CHOICES = {
     "engram.prefetch": ("auto", "true", "false"),
     "engram.placement": ("rank", "node", "owner"),
     "engram.gate": ("scalar", "context", "none"),
+    "counts.method": ("hash", "sa"),
+    "counts.mixer": ("zero", "geomean"),
     "engram.fold": ("none", "case", "whitespace", "case+whitespace"),
     "engram.out_init": ("default", "zero"),
     "engram.optimizer": ("momentum", "adam"),
@@ -486,10 +490,17 @@ def _flat(d: dict, prefix: str = "") -> dict:
         else: out[f"{prefix}{k}"] = v
     return out
 
+BEFORE_KEY = {"counts.mixer": "geomean"}   # keys added with a default other than what runs of their (enabled) part did before
+
+def _before(flat: dict) -> dict:
+    "What a record made before a `BEFORE_KEY` key existed ran with, where that key's part was enabled."
+    return {k: v for k, v in BEFORE_KEY.items() if flat.get(k.rsplit(".", 1)[0] + ".enabled")}
+
 def config_changes(then: dict, now: dict, ignore=()) -> list[str]:
     """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`,
-    nor in `ignore`). A key missing from either (a record made before the key existed) had its default value."""
+    nor in `ignore`). A key missing from either (a record made before the key existed) had its default value,
+    or what `BEFORE_KEY` says runs of its enabled part did before it."""
     defaults = _flat(to_dict(Config()))
-    a, b = ({k: _alias(k, v) for k, v in {**defaults, **_flat(d)}.items()} for d in (then, now))
+    a, b = ({k: _alias(k, v) for k, v in {**defaults, **_before(f), **f}.items()} for f in (_flat(then), _flat(now)))
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
             if k not in FREE_KEYS and k not in ignore and a.get(k) != b.get(k)]

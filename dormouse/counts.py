@@ -1,4 +1,4 @@
-"""Hashed counts of (context, next byte) per order, built once from the training split, memory-mapped from a file, never trained: a smoothed count model on its own, and its log-probabilities fed to the network through a learned gate.
+"""Counts of (context, next byte) per order — hashed rows with a check tag, or exact from a suffix array — built once from the training split, memory-mapped from a file checked against its manifest, never trained: a count model on its own, and its log-probabilities fed to the network through a gate that starts at zero.
 
 Docs: https://dormouse-ml.github.io/dormouse/2_host_ram/counts.html.md"""
 
@@ -19,10 +19,11 @@ from .data import compressed_sizes, corpus_cache_dir, load_corpus
 from .ngram import splitmix64
 
 # %% auto #0
-__all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'count_words', 'check_counts', 'CountTableError', 'check_table_file',
-           'CountTable', 'build_counts', 'window_logprobs', 'stream_bits', 'counts_path', 'counts_for',
-           'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts', 'format_bench_counts', 'cli_bench_counts',
-           'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
+__all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'SA_MAX_ORDER', 'N_BUCKETS', 'TUNE_WINDOWS', 'TUNE_LEN', 'TUNE_RADIUS',
+           'TUNE_SCAN', 'ROW_BYTES', 'count_words', 'check_counts', 'CountTableError', 'check_table_file', 'CountTable',
+           'build_counts', 'window_logprobs', 'stream_bits', 'tune_mixture', 'SuffixCounts', 'build_sa_counts',
+           'open_counts', 'counts_path', 'counts_for', 'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts',
+           'format_bench_counts', 'cli_bench_counts', 'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70006
 COUNTS_SEED = 0xC0C0_47AB_2026
@@ -34,15 +35,38 @@ def count_words(nmax: int = MAX_COUNT_ORDER, seed: int = COUNTS_SEED) -> np.ndar
     w = [[splitmix64((seed + (j * 256 + s) * 0x2545F4914F6CDD1D) & ((1 << 64) - 1)) for s in range(256)] for j in range(nmax)]
     return np.array(w, dtype=np.uint64)
 
-def check_counts(orders, rows):
-    "Orders 1..16, strictly increasing; rows a power of two."
-    o = list(orders)
-    if not o or not all(isinstance(n, (int, np.integer)) and 1 <= n <= MAX_COUNT_ORDER for n in o) or sorted(set(o)) != o:
-        raise ConfigError(f"bad value for 'counts.orders': {o!r}; increasing context lengths in 1..{MAX_COUNT_ORDER}, e.g. [1, 2, 4, 8]")
-    if rows < 1 or rows & (rows - 1): raise ConfigError(f"bad value for 'counts.rows': {rows}; must be a power of two")
+def check_counts(orders, rows, method: str = "hash"):
+    "Orders 1..16 (1..32 from a suffix array), strictly increasing; rows a power of two, at least 2 (hashed rows)."
+    o, top = list(orders), (32 if method == "sa" else MAX_COUNT_ORDER)     # 32: SA_MAX_ORDER, the suffix array's section
+    if not o or not all(isinstance(n, (int, np.integer)) and 1 <= n <= top for n in o) or sorted(set(o)) != o:
+        raise ConfigError(f"bad value for 'counts.orders': {o!r}; increasing context lengths in 1..{top}, e.g. [1, 2, 4, 8]")
+    if method == "hash" and (rows < 2 or rows & (rows - 1)): raise ConfigError(f"bad value for 'counts.rows': {rows}; must be a power of two")
 
 @nb.njit(cache=True)
-def _count_kernel(x, orders, W, mask, table):
+def _tag(h):
+    return np.uint16((h >> np.uint64(48)) | np.uint64(1))
+
+@nb.njit(cache=True)
+def _find(h, mask, tags, k):
+    "The row of context hash `h` in order k: the one of its two whose tag matches, else -1 (not counted)."
+    tag = _tag(h); r0 = np.int64(h & mask)
+    if tags[k, r0] == tag: return r0
+    if tags[k, r0 ^ 1] == tag: return r0 ^ 1
+    return -1
+
+@nb.njit(cache=True)
+def _claim(h, mask, tags, k):
+    "`_find`, else the first free row of the two, now tagged as this context's; -1 when both belong to others."
+    r = _find(h, mask, tags, k)
+    if r >= 0: return r
+    r0 = np.int64(h & mask)
+    for r in (r0, r0 ^ 1):
+        if tags[k, r] == 0:
+            tags[k, r] = _tag(h); return r
+    return -1
+
+@nb.njit(cache=True)
+def _count_kernel(x, orders, W, mask, table, tags):
     K = len(orders)
     for t in range(len(x) - 1):
         y = x[t + 1]; h = np.uint64(0); j = 0
@@ -51,8 +75,11 @@ def _count_kernel(x, orders, W, mask, table):
             if t < n - 1: break
             while j < n:
                 h ^= W[j, x[t - j]]; j += 1
-            r = np.int64(h & mask)
-            if table[k, r, y] < 65535: table[k, r, y] += 1
+            r = _claim(h, mask, tags, k)
+            if r < 0: continue                                  # both rows owned by other contexts: not counted
+            if table[k, r, y] == 65535:                         # SATURATE: halve the row together
+                for v in range(256): table[k, r, v] = (np.int64(table[k, r, v]) + 1) >> 1
+            table[k, r, y] += 1
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70008
 class CountTableError(ConfigError):
@@ -74,16 +101,21 @@ def check_table_file(path, meta: dict):
     _CHECKED[str(path)] = stamp
 
 class CountTable:
-    "Memory-mapped count tables `[n_orders, rows, 256]` (uint16) with their unigram and metadata, checked against their manifest."
+    """Memory-mapped count tables `[n_orders, rows, 256]` (uint16) and their rows' check tags `[n_orders, rows]` (uint16, 0: free),
+    in one file, with their unigram and metadata, checked against their manifest."""
+    method = "hash"
     def __init__(self, path):
         self.path = Path(path)
         man = self.path.with_suffix(".json")
         try: self.meta = json.loads(man.read_text())
         except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
         except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        if self.meta.get("format") != 2: raise CountTableError(f"count table {self.path} is of an older format (no check tags): delete it to rebuild it")
         check_table_file(self.path, self.meta)
         self.orders, self.rows = list(self.meta["orders"]), int(self.meta["rows"])
-        self.table = np.memmap(self.path, dtype=np.uint16, mode="r", shape=(len(self.orders), self.rows, 256))
+        K = len(self.orders)
+        self.table = np.memmap(self.path, dtype=np.uint16, mode="r", shape=(K, self.rows, 256))
+        self.tags = np.memmap(self.path, dtype=np.uint16, mode="r", offset=K * self.rows * 512, shape=(K, self.rows))
         self.unigram = np.asarray(self.meta["unigram"], dtype=np.int64)
         self.W = count_words(max(MAX_COUNT_ORDER, max(self.orders)), self.meta["seed"])
         self._orders = np.asarray(self.orders, dtype=np.int64)
@@ -91,7 +123,7 @@ class CountTable:
     @property
     def sha256(self) -> str: return self.meta["sha256"]
     @property
-    def nbytes(self) -> int: return self.table.size * 2
+    def nbytes(self) -> int: return self.table.size * 2 + self.tags.size * 2
     def __repr__(self):
         return (f"CountTable(orders {self.orders}, 2^{self.rows.bit_length() - 1} rows, {self.nbytes / 2**20:,.1f} MiB, "
                 f"{self.meta['counted_bytes']:,} bytes counted in {self.meta['build_s']:.1f} s, sha256 {self.sha256[:12]})")
@@ -103,12 +135,14 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
     x = np.ascontiguousarray(np.asarray(tokens, dtype=np.uint8))
     t0 = time.perf_counter()
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    table = np.memmap(tmp, dtype=np.uint16, mode="w+", shape=(len(orders), rows, 256))
-    _count_kernel(x, np.asarray(orders, dtype=np.int64), count_words(MAX_COUNT_ORDER, seed), np.uint64(rows - 1), table)
-    table.flush(); del table
-    meta = dict(format=1, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
+    K = len(orders)
+    mm = np.memmap(tmp, dtype=np.uint16, mode="w+", shape=(K * rows * 257,))            # the counters, then the rows' tags
+    table, tags = mm[:K * rows * 256].reshape(K, rows, 256), mm[K * rows * 256:].reshape(K, rows)
+    _count_kernel(x, np.asarray(orders, dtype=np.int64), count_words(MAX_COUNT_ORDER, seed), np.uint64(rows - 1), table, tags)
+    mm.flush(); del mm, table, tags
+    meta = dict(format=2, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
                 unigram=np.bincount(x[1:], minlength=256).tolist(), build_s=round(time.perf_counter() - t0, 3),
-                bytes=len(orders) * rows * 512, sha256=sha256_file(tmp))
+                bytes=K * rows * 514, sha256=sha256_file(tmp))
     man = path.with_suffix(".json"); man.unlink(missing_ok=True)      # no moment where a new file has an old manifest
     os.replace(tmp, path)
     man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
@@ -117,7 +151,7 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70011
 @nb.njit(cache=True)
-def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
+def _chain(seq, t, y, orders, W, mask, table, tags, uni, P, conf):
     "Fill `P[k]` with order k's smoothed next-byte distribution at `seq[t]` (leaving out target `y` when y >= 0), `conf[k]` with log1p(its count)."
     K = len(orders)
     tot = 0.0
@@ -133,8 +167,8 @@ def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
         if full:
             while j < n:
                 h ^= W[j, seq[t - j]]; j += 1
-            r = np.int64(h & mask)
-            for v in range(256):
+            r = _find(h, mask, tags, k)
+            for v in range(256 if r >= 0 else 0):
                 c = np.float64(table[k, r, v])
                 if v == y and c > 0: c -= 1.0
                 C += c
@@ -149,73 +183,295 @@ def _chain(seq, t, y, orders, W, mask, table, uni, P, conf):
         conf[k] = math.log1p(C)
 
 @nb.njit(cache=True)
-def _window_logprobs(x, tg, orders, W, mask, table, uni, lp, cf):
+def _window_logprobs(x, tg, orders, W, mask, table, tags, uni, lp, cf):
     B, T = x.shape; K = len(orders)
     P = np.empty((K + 1, 256)); conf = np.empty(K)
     for b in range(B):
         seq = x[b]
         for t in range(T):
             y = tg[b, t] if tg.shape[0] > 0 else -1
-            _chain(seq, t, y, orders, W, mask, table, uni, P, conf)
+            _chain(seq, t, y, orders, W, mask, table, tags, uni, P, conf)
             for k in range(K):
                 cf[b, t, k] = conf[k]
                 for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
 
 @nb.njit(cache=True)
-def _stream_bits(x, orders, W, mask, table, uni, out):
+def _stream_bits(x, orders, W, mask, table, tags, uni, out):
     "Bits of each order's model on `x[1:]` given the stream before each byte: `out[k]` (k = 0: the unigram)."
     K = len(orders)
     P = np.empty((K + 1, 256)); conf = np.empty(K)
     for t in range(len(x) - 1):
-        _chain(x, t, -1, orders, W, mask, table, uni, P, conf)
+        _chain(x, t, -1, orders, W, mask, table, tags, uni, P, conf)
         y = x[t + 1]
         for k in range(K + 1): out[k] -= math.log2(P[k, y])
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70012
-def window_logprobs(ct: CountTable, x, targets=None):
+def window_logprobs(ct, x, targets=None):
     """Per order, the log-probabilities of the next byte `[b, t, n_orders, 256]` (float32) at every position of windows
     `x [b, t]`, and log1p of each context's count `[b, t, n_orders]`; with `targets`, each position's own occurrence left out."""
     x = np.ascontiguousarray(np.asarray(x, dtype=np.int64))
     tg = np.ascontiguousarray(np.asarray(targets, dtype=np.int64)) if targets is not None else np.zeros((0, 0), np.int64)
     B, T = x.shape; K = len(ct.orders)
     lp, cf = np.empty((B, T, K, 256), np.float32), np.empty((B, T, K), np.float32)
-    _window_logprobs(x, tg, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.unigram, lp, cf)
+    if ct.method == "sa": _sa_window_logprobs(ct.text, ct.sa, x, tg, ct._orders, ct.lam, ct.unigram, lp, cf)
+    else: _window_logprobs(x, tg, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, lp, cf)
     return lp, cf
 
-def stream_bits(ct: CountTable, x) -> np.ndarray:
+def stream_bits(ct, x) -> np.ndarray:
     "Bits per byte on `x[1:]` of the unigram and of the model up to each order (`[n_orders + 1]`), reading only `x`."
     x = np.ascontiguousarray(np.asarray(x, dtype=np.uint8))
     out = np.zeros(len(ct.orders) + 1)
-    _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.unigram, out)
+    if ct.method == "sa": _sa_stream_bits(ct.text, ct.sa, x, ct._orders, ct.lam, ct.unigram, out)
+    else: _stream_bits(x, ct._orders, ct.W, np.uint64(ct.rows - 1), ct.table, ct.tags, ct.unigram, out)
     return out / max(len(x) - 1, 1)
+
+# %% ../nbs/2_host_ram/29_counts.ipynb #2593d463
+SA_MAX_ORDER = 32
+N_BUCKETS = 64                       # 16 buckets of log2 C x 4 of distinct next bytes (1, 2, 3-4, 5+)
+TUNE_WINDOWS, TUNE_LEN, TUNE_RADIUS, TUNE_SCAN = 256, 512, 1 << 19, 4096
+
+@nb.njit(cache=True)
+def _refine(text, sa, lo, hi, off, y):
+    "Within `[lo, hi)` (suffixes sharing their first `off` bytes), the sub-interval whose byte at `off` is `y`."
+    N = len(text); a, b = lo, hi
+    while a < b:
+        m = (a + b) >> 1; p = sa[m] + off
+        if (-1 if p >= N else np.int64(text[p])) < y: a = m + 1
+        else: b = m
+    first = a; b = hi
+    while a < b:
+        m = (a + b) >> 1; p = sa[m] + off
+        if (-1 if p >= N else np.int64(text[p])) <= y: a = m + 1
+        else: b = m
+    return first, a
+
+@nb.njit(cache=True)
+def _successors(text, sa, lo, hi, off, cnt):
+    "Add to `cnt[v]` the number of suffixes in `[lo, hi)` whose byte at `off` is `v` (a binary search per distinct byte)."
+    N = len(text); i = lo
+    if i < hi and sa[i] + off >= N: i += 1          # the one suffix that ends there sorts first
+    while i < hi:
+        y = np.int64(text[sa[i] + off]); a, b = i, hi
+        while a < b:
+            m = (a + b) >> 1
+            if np.int64(text[sa[m] + off]) <= y: a = m + 1
+            else: b = m
+        cnt[y] += a - i; i = a
+
+@nb.njit(cache=True)
+def _advance(text, sa, LO, HI, valid, nmax, y0):
+    "Move the intervals of the contexts of lengths 1..`valid` to those ending at the byte `y0` just read; the new `valid`."
+    m = min(valid + 1, nmax)
+    for n in range(m, 0, -1):                       # downwards: order n reads order n-1's interval before it moves
+        lo, hi = (0, len(text)) if n == 1 else (LO[n - 1], HI[n - 1])
+        if hi > lo: LO[n], HI[n] = _refine(text, sa, lo, hi, n - 1, y0)
+        else: LO[n], HI[n] = lo, lo
+    return m
+
+@nb.njit(cache=True)
+def _bucket(C, T):
+    return min(int(math.log2(C)), 15) * 4 + (0 if T == 1 else 1 if T == 2 else 2 if T <= 4 else 3)
+
+# %% ../nbs/2_host_ram/29_counts.ipynb #3a5e02a9
+@nb.njit(cache=True)
+def _sa_counts(text, sa, lo, hi, n, y, t, R, cnt):
+    """Next-byte counts of the context of length `n` with interval `[lo, hi)` into `cnt`; (C, T): their total and how many
+    bytes are seen. Leaves out target `y`'s own occurrence (y >= 0); with `R > 0` (tuning), every occurrence ending within
+    `R` bytes of position `t` instead, where the interval is small enough to scan (a larger one: the position's own only)."""
+    for v in range(256): cnt[v] = 0.0
+    if hi <= lo: return 0.0, 0.0
+    if R > 0 and hi - lo <= TUNE_SCAN:
+        N = len(text)
+        for i in range(lo, hi):
+            p = sa[i]
+            if p + n < N and abs(p + n - 1 - t) >= R: cnt[text[p + n]] += 1.0
+    else:
+        _successors(text, sa, lo, hi, n, cnt)
+        if y >= 0 and cnt[y] > 0: cnt[y] -= 1.0
+    C = 0.0; T = 0.0
+    for v in range(256):
+        C += cnt[v]
+        if cnt[v] > 0: T += 1.0
+    return C, T
+
+@nb.njit(cache=True)
+def _sa_chain(text, sa, LO, HI, valid, orders, lam, uni, y, P, conf, cnt):
+    "Fill `P[k + 1]` with the mixture after order k (`P[0]`: the unigram, add-one), `conf[k]` with log1p(C); `y >= 0`: left out."
+    tot = 0.0
+    for v in range(256):
+        c = uni[v] - (1 if v == y else 0); P[0, v] = c + 1.0; tot += c + 1.0
+    for v in range(256): P[0, v] /= tot
+    for k in range(len(orders)):
+        n = orders[k]; C = 0.0; T = 0.0
+        if n <= valid: C, T = _sa_counts(text, sa, LO[n], HI[n], n, y, -1, 0, cnt)
+        if C > 0:
+            l = lam[k, _bucket(C, T)]
+            for v in range(256): P[k + 1, v] = l * cnt[v] / C + (1.0 - l) * P[k, v]
+        else:
+            for v in range(256): P[k + 1, v] = P[k, v]
+        conf[k] = math.log1p(C)
+
+@nb.njit(cache=True)
+def _sa_stream_bits(text, sa, x, orders, lam, uni, out):
+    K, nmax = len(orders), orders[-1]
+    LO, HI = np.zeros(nmax + 1, np.int64), np.zeros(nmax + 1, np.int64)
+    P, conf, cnt = np.empty((K + 1, 256)), np.empty(K), np.empty(256); valid = 0
+    for t in range(len(x) - 1):
+        valid = _advance(text, sa, LO, HI, valid, nmax, np.int64(x[t]))
+        _sa_chain(text, sa, LO, HI, valid, orders, lam, uni, -1, P, conf, cnt)
+        for k in range(K + 1): out[k] -= math.log2(P[k, x[t + 1]])
+
+@nb.njit(cache=True)
+def _sa_window_logprobs(text, sa, x, tg, orders, lam, uni, lp, cf):
+    B, T = x.shape; K, nmax = len(orders), orders[-1]
+    LO, HI = np.zeros(nmax + 1, np.int64), np.zeros(nmax + 1, np.int64)
+    P, conf, cnt = np.empty((K + 1, 256)), np.empty(K), np.empty(256)
+    for b in range(B):
+        valid = 0
+        for t in range(T):
+            valid = _advance(text, sa, LO, HI, valid, nmax, x[b, t])
+            _sa_chain(text, sa, LO, HI, valid, orders, lam, uni, tg[b, t] if tg.shape[0] > 0 else -1, P, conf, cnt)
+            for k in range(K):
+                cf[b, t, k] = conf[k]
+                for v in range(256): lp[b, t, k, v] = math.log(P[k + 1, v])
+
+# %% ../nbs/2_host_ram/29_counts.ipynb #bae84c4a
+@nb.njit(cache=True)
+def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
+    "For the tuning positions: each order's count share of the target (`ML`) and bucket (`BK`, -1: unseen), and the unigram's `P0`."
+    K, nmax = len(orders), orders[-1]
+    LO, HI = np.zeros(nmax + 1, np.int64), np.zeros(nmax + 1, np.int64)
+    cnt = np.empty(256); tot = uni.sum() - 1.0 + 256.0; i = 0
+    for s in starts:
+        valid = 0
+        for t in range(s, s + length):
+            valid = _advance(text, sa, LO, HI, valid, nmax, np.int64(text[t]))
+            y = np.int64(text[t + 1]); P0[i] = uni[y] / tot          # add-one, its own occurrence left out
+            for k in range(K):
+                ML[i, k] = 0.0; BK[i, k] = -1
+                if orders[k] <= valid:
+                    C, T = _sa_counts(text, sa, LO[orders[k]], HI[orders[k]], orders[k], y, t, R, cnt)
+                    if C > 0: ML[i, k] = cnt[y] / C; BK[i, k] = _bucket(C, T)
+            i += 1
+
+@nb.njit(cache=True)
+def _sa_em(ML, BK, P0, lam, iters):
+    "EM for the interpolation weights per (order, bucket), lowest order first (each level's weights depend only on those below)."
+    I, K = ML.shape
+    for it in range(iters):
+        num, den = np.zeros((K, N_BUCKETS)), np.zeros((K, N_BUCKETS))
+        for i in range(I):
+            p = P0[i]
+            for k in range(K):
+                b = BK[i, k]
+                if b < 0: continue
+                q = lam[k, b] * ML[i, k] + (1.0 - lam[k, b]) * p
+                num[k, b] += lam[k, b] * ML[i, k] / q; den[k, b] += 1.0; p = q
+        for k in range(K):
+            for b in range(N_BUCKETS):
+                if den[k, b] > 0: lam[k, b] = min(max(num[k, b] / den[k, b], 1e-4), 1.0 - 1e-4)
+    return lam
+
+def tune_mixture(text, sa, orders, uni, seed: int = COUNTS_SEED, iters: int = 10) -> np.ndarray:
+    "The weights `[n_orders, N_BUCKETS]`, fitted on `TUNE_WINDOWS` seeded windows of the split, each position without its neighbourhood."
+    N = len(text); L = min(TUNE_LEN, N - 2)
+    starts = np.sort(np.random.default_rng(seed).integers(0, N - L - 1, TUNE_WINDOWS)).astype(np.int64)
+    o = np.asarray(orders, dtype=np.int64); I = len(starts) * L
+    ML, BK, P0 = np.zeros((I, len(o))), np.zeros((I, len(o)), np.int64), np.zeros(I)
+    _sa_tune_feats(text, sa, starts, L, o, np.asarray(uni, np.float64), min(TUNE_RADIUS, max(N // 64, 1)), ML, BK, P0)
+    return _sa_em(ML, BK, P0, np.full((len(o), N_BUCKETS), 0.5), iters)
+
+# %% ../nbs/2_host_ram/29_counts.ipynb #33c722cf
+class SuffixCounts:
+    "A training split's bytes and their suffix array (`int32`), memory-mapped from one file, with the mixture's weights; checked against its manifest."
+    method = "sa"
+    def __init__(self, path):
+        self.path = Path(path)
+        man = self.path.with_suffix(".json")
+        try: self.meta = json.loads(man.read_text())
+        except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
+        except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        check_table_file(self.path, self.meta)
+        N = self.meta["counted_bytes"]
+        self.orders, self.rows = list(self.meta["orders"]), None
+        self.text = np.memmap(self.path, dtype=np.uint8, mode="r", shape=(N,))
+        self.sa = np.memmap(self.path, dtype=np.int32, mode="r", offset=N + (-N) % 4, shape=(N,))
+        self.lam = np.asarray(self.meta["lam"], dtype=np.float64)
+        self.unigram = np.asarray(self.meta["unigram"], dtype=np.int64)
+        self._orders = np.asarray(self.orders, dtype=np.int64)
+
+    @property
+    def sha256(self) -> str: return self.meta["sha256"]
+    @property
+    def nbytes(self) -> int: return self.meta["bytes"]
+    def __repr__(self):
+        return (f"SuffixCounts(orders {self.orders}, {self.nbytes / 2**20:,.1f} MiB, {self.meta['counted_bytes']:,} bytes counted "
+                f"in {self.meta['build_s']:.1f} s, sha256 {self.sha256[:12]})")
+
+def build_sa_counts(tokens, orders, path, seed: int = COUNTS_SEED, corpus_sha256: str | None = None) -> SuffixCounts:
+    "The suffix array of `tokens` and the mixture's weights for `orders`, into the file `path` and its manifest; the mapped table."
+    import pydivsufsort
+    check_counts(orders, 1, "sa")
+    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    x = np.array(tokens, dtype=np.uint8)                      # a writable copy: pydivsufsort refuses a read-only map
+    N = len(x)
+    if not 2 < N < 2**31: raise ConfigError(f"counts.method=sa: {N:,} bytes to count; it takes 3 to 2^31 - 1 (int32 suffix array)")
+    t0 = time.perf_counter()
+    sa = pydivsufsort.divsufsort(x).astype(np.int32, copy=False); sa_s = time.perf_counter() - t0
+    uni = np.bincount(x[1:], minlength=256)
+    lam = tune_mixture(x, sa, orders, uni, seed)
+    tmp = path.with_suffix(f".tmp{os.getpid()}"); off = N + (-N) % 4
+    mm = np.memmap(tmp, dtype=np.uint8, mode="w+", shape=(off + 4 * N,))
+    mm[:N] = x; mm[off:] = sa.view(np.uint8); mm.flush(); del mm
+    meta = dict(format=1, method="sa", orders=list(map(int, orders)), rows=None, counted_bytes=N, seed=seed, corpus_sha256=corpus_sha256,
+                unigram=uni.tolist(), build_s=round(time.perf_counter() - t0, 3), sa_s=round(sa_s, 3),
+                tune=dict(windows=TUNE_WINDOWS, length=TUNE_LEN, radius=min(TUNE_RADIUS, max(N // 64, 1)), scan=TUNE_SCAN),
+                lam=np.round(lam, 6).tolist(), bytes=off + 4 * N, sha256=sha256_file(tmp))
+    man = path.with_suffix(".json"); man.unlink(missing_ok=True)
+    os.replace(tmp, path)
+    man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
+    st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)
+    return SuffixCounts(path)
+
+def open_counts(path):
+    "The count table at `path`, of either method (its manifest says which)."
+    path = Path(path)
+    try: method = json.loads(path.with_suffix(".json").read_text()).get("method", "hash")
+    except (FileNotFoundError, ValueError): method = "hash"       # the table's own check says what is wrong
+    return SuffixCounts(path) if method == "sa" else CountTable(path)
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70018
 def counts_path(cfg, corpus) -> Path:
     c = cfg.counts
     if c.path: return Path(c.path)
+    if c.method == "sa":
+        key = hashlib.sha256(f"{corpus.manifest['sha256']}|sa|{c.orders}|{c.train_bytes}|{COUNTS_SEED}".encode()).hexdigest()[:16]
+        return corpus_cache_dir(cfg.data.cache_dir) / f"counts-{key}.sa"
     key = hashlib.sha256(f"{corpus.manifest['sha256']}|{c.orders}|{c.rows}|{c.train_bytes}|{COUNTS_SEED}".encode()).hexdigest()[:16]
     return corpus_cache_dir(cfg.data.cache_dir) / f"counts-{key}.u16"
 
-def counts_for(cfg, corpus=None, verbose=True) -> CountTable:
+def counts_for(cfg, corpus=None, verbose=True):
     "The count table `cfg.counts` names, checked against its manifest; built from the training split of `cfg`'s corpus the first time."
     c = cfg.counts
-    check_counts(c.orders, c.rows)
+    check_counts(c.orders, c.rows, c.method)
     corpus = load_corpus(cfg.data) if corpus is None else corpus
     path = counts_path(cfg, corpus)
     tokens = corpus.train[:c.train_bytes] if c.train_bytes else corpus.train
     if path.exists() or path.with_suffix(".json").exists():
-        try: ct = CountTable(path)
+        try: ct = open_counts(path)
         except CountTableError as e:
             if c.path: raise CountTableError(f"{e}; rebuild it, or set counts.path='' to use the corpus cache's own") from None
             if verbose: print(f"counts: {e}; building it again", flush=True)
         else:
-            if ct.orders != list(c.orders) or ct.rows != c.rows:
-                raise ConfigError(f"counts.path {path} holds orders {ct.orders} x {ct.rows} rows, not {c.orders} x {c.rows}")
+            if ct.method != c.method or ct.orders != list(c.orders) or (c.method == "hash" and ct.rows != c.rows):
+                raise ConfigError(f"counts.path {path} holds method {ct.method}, orders {ct.orders} x {ct.rows} rows, "
+                                  f"not {c.method}, {c.orders} x {c.rows}")
             if (ct.meta["corpus_sha256"], ct.meta["counted_bytes"]) != (corpus.manifest["sha256"], len(tokens)):
                 raise ConfigError(f"counts.path {path} counted {ct.meta['counted_bytes']:,} bytes of corpus {str(ct.meta['corpus_sha256'])[:12]}, "
                                   f"not the {len(tokens):,} of this run's ({corpus.manifest['sha256'][:12]}): leave-one-out would not be exact")
             return ct
-    ct = build_counts(tokens, c.orders, c.rows, path, corpus_sha256=corpus.manifest["sha256"])
+    if c.method == "sa": ct = build_sa_counts(tokens, c.orders, path, corpus_sha256=corpus.manifest["sha256"])
+    else: ct = build_counts(tokens, c.orders, c.rows, path, corpus_sha256=corpus.manifest["sha256"])
     if verbose: print(f"counts: built {ct} at {path}", flush=True)
     return ct
 
@@ -225,12 +481,13 @@ def counts_identity(cfg, corpus=None) -> str | None:
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70020
 class CountMixer(nn.Module):
-    "Adds `Σ_k softplus(W·[h, log1p C_k] + b)_k · log p_k(next byte)` to the logits; the tables are read, never trained."
-    def __init__(self, table: CountTable, d_model: int):
+    """Adds `Σ_k g_k · log p_k(next byte)` to the logits, `g = W·[h, log1p C_k] + b` from zero (`mixer="zero"`: the network alone
+    at step 0) or `softplus` of it from 1/k (`"geomean"`); the tables are read, never trained."""
+    def __init__(self, table, d_model: int, mixer: str = "zero"):
         super().__init__()
-        self.table, k = table, len(table.orders)
+        self.table, self.mixer, k = table, mixer, len(table.orders)
         self.w = nn.Parameter(torch.zeros(k * (d_model + k)))         # [k, d_model + k], flat: AdamW's like the other gates
-        self.b = nn.Parameter(torch.full((k,), math.log(math.expm1(1.0 / k))))   # softplus(b) = 1/k
+        self.b = nn.Parameter(torch.full((k,), 0.0 if mixer == "zero" else math.log(math.expm1(1.0 / k))))   # geomean: softplus(b) = 1/k
 
     def features(self, idx, targets=None):
         "Log-probabilities `[b, t, k, 256]` and log1p counts `[b, t, k]` on `idx`'s device (own occurrences left out with `targets`)."
@@ -241,7 +498,8 @@ class CountMixer(nn.Module):
         "The term added to the logits for byte ids `idx [b, t]` and the final hidden state `h [b, t, d]`; `targets` in training mode."
         with torch.no_grad(): lp, cf = self.features(idx, targets if self.training else None)
         k = cf.shape[-1]
-        g = F.softplus(F.linear(torch.cat([h.float(), cf], -1), self.w.view(k, -1), self.b))
+        z = F.linear(torch.cat([h.float(), cf], -1), self.w.view(k, -1), self.b)
+        g = z if self.mixer == "zero" else F.softplus(z)
         return (g.unsqueeze(-1) * lp).sum(-2)
 
 def attach_counts(model, cfg, corpus=None):
@@ -251,12 +509,13 @@ def attach_counts(model, cfg, corpus=None):
             raise ConfigError("counts.enabled needs counts.train_bytes=0: leaving a position's own occurrence out is exact only "
                               "when every training position was counted (counts.train_bytes is for `dormouse bench counts`)")
         device = next(model.parameters()).device
-        model.counts = CountMixer(counts_for(cfg, corpus), cfg.model.d_model).to(device)
+        model.counts = CountMixer(counts_for(cfg, corpus), cfg.model.d_model, cfg.counts.mixer).to(device)
     return model
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70026
-def bench_counts(corpus, orders_list, rows_list, bytes_list, eval_bytes: int, cache_dir, log=print) -> dict:
-    "The count model's held-out bits per byte for every (orders, rows, training bytes), and xz / zstd on the same bytes."
+def bench_counts(corpus, orders_list, rows_list, bytes_list, eval_bytes: int, cache_dir, log=print, methods=("hash",)) -> dict:
+    """The count model's held-out bits per byte for every (method, training bytes, orders, rows), and xz / zstd on the same
+    bytes. A suffix array (`sa`) has no rows: one cell per orders."""
     held = np.asarray(corpus.heldout[:eval_bytes + 1], dtype=np.uint8)
     if len(held) < eval_bytes + 1: raise ConfigError(f"--eval-bytes {eval_bytes:,}: the held-out split has {len(corpus.heldout):,} bytes")
     comp = compressed_sizes(held[1:])
@@ -264,26 +523,29 @@ def bench_counts(corpus, orders_list, rows_list, bytes_list, eval_bytes: int, ca
     cells = []
     for n_bytes in bytes_list:
         tokens = corpus.train[:n_bytes] if n_bytes else corpus.train
-        for orders in orders_list:
-            for rows in rows_list:
-                path = Path(cache_dir) / f"bench-{len(tokens)}-{'-'.join(map(str, orders))}-{rows}.u16"
-                ct = build_counts(tokens, orders, rows, path, corpus_sha256=corpus.manifest["sha256"])
+        for method, orders in ((m, o) for m in methods for o in orders_list):
+            for rows in (rows_list if method == "hash" else [None]):
+                path = Path(cache_dir) / f"bench-{len(tokens)}-{'-'.join(map(str, orders))}-{rows}.{method}"
+                ct = (build_counts(tokens, orders, rows, path, corpus_sha256=corpus.manifest["sha256"]) if method == "hash"
+                      else build_sa_counts(tokens, orders, path, corpus_sha256=corpus.manifest["sha256"]))
                 t0 = time.perf_counter(); bits = stream_bits(ct, held); eval_s = time.perf_counter() - t0
-                cells.append(dict(orders=list(orders), rows=rows, train_bytes=len(tokens), table_bytes=ct.nbytes,
+                cells.append(dict(method=method, orders=list(orders), rows=rows, train_bytes=len(tokens), table_bytes=ct.nbytes,
                                   build_s=ct.meta["build_s"], eval_s=round(eval_s, 3), bpb=round(float(bits[-1]), 4),
                                   bpb_per_order=[round(float(b), 4) for b in bits]))
-                log(f"orders {orders} rows 2^{rows.bit_length() - 1} train {len(tokens):,}: {bits[-1]:.4f} bits/byte "
+                log(f"{method} orders {orders} rows {_rows(rows)} train {len(tokens):,}: {bits[-1]:.4f} bits/byte "
                     f"(build {ct.meta['build_s']:.1f} s, {ct.nbytes / 2**20:,.0f} MiB)")
                 del ct; path.unlink(); path.with_suffix(".json").unlink()
     return dict(eval_bytes=eval_bytes, corpus_sha256=corpus.manifest["sha256"], corpus_bytes=len(corpus),
                 train_split_bytes=len(corpus.train), compressors=comp, cells=cells)
 
+def _rows(rows) -> str: return "-" if rows is None else f"2^{rows.bit_length() - 1}"
+
 def format_bench_counts(r: dict) -> str:
     c = r["compressors"]
     out = [f"held-out {r['eval_bytes']:,} bytes: xz -{c['xz_preset']} {c['xz_bpb']:.3f}, zstd -{c['zstd_level']} {c['zstd_bpb']} bits/byte",
-           "", f"{'orders':>16} {'rows':>5} {'train bytes':>12} {'MiB':>6} {'build s':>8} {'bits/byte':>9}   per order (unigram first)"]
+           "", f"{'method':>6} {'orders':>40} {'rows':>5} {'train bytes':>12} {'RAM MiB':>8} {'build s':>8} {'bits/byte':>9}   per order (unigram first)"]
     for e in r["cells"]:
-        out.append(f"{str(e['orders']):>16} 2^{e['rows'].bit_length() - 1:<3} {e['train_bytes']:>12,} {e['table_bytes'] / 2**20:>6.0f} "
+        out.append(f"{e.get('method', 'hash'):>6} {str(e['orders']):>40} {_rows(e['rows']):<5} {e['train_bytes']:>12,} {e['table_bytes'] / 2**20:>8.0f} "
                    f"{e['build_s']:>8.1f} {e['bpb']:>9.4f}   {' '.join(f'{b:.3f}' for b in e['bpb_per_order'])}")
     return "\n".join(out)
 
@@ -298,13 +560,16 @@ def cli_bench_counts(args):
     cfg = make_config(args.preset, args.config, args.set or [])
     orders_list = [_list(o, int) for o in args.orders.split(";") if o.strip()]
     rows_list, bytes_list = _list(args.rows, parse_count), _list(args.train_bytes, parse_count)
+    methods = _list(args.methods, str)
+    if bad := [m for m in methods if m not in ("hash", "sa")]: raise ConfigError(f"bad --methods {args.methods!r}: {bad}; hash, sa or both")
     for o in orders_list:
-        for r in rows_list: check_counts(o, r)
+        for m in methods:
+            for r in rows_list: check_counts(o, r, m)
     try: eval_bytes = parse_count(args.eval_bytes)
     except ValueError as e: raise ConfigError(f"bad --eval-bytes {args.eval_bytes!r}: {e}") from None
     corpus = load_corpus(cfg.data)
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-    r = bench_counts(corpus, orders_list, rows_list, bytes_list, eval_bytes, out)
+    r = bench_counts(corpus, orders_list, rows_list, bytes_list, eval_bytes, out, methods=methods)
     text = format_bench_counts(r)
     print(text)
     (out / "counts.json").write_text(json.dumps(r, indent=1) + "\n"); (out / "counts.txt").write_text(text + "\n")
@@ -317,21 +582,24 @@ def add_counts_bench_args(p):
     p.add_argument("--rows", default="2^12,2^16,2^20", help="context rows per order, powers of two")
     p.add_argument("--train-bytes", default="4Mi,0", help="bytes of the training split counted (0: all)")
     p.add_argument("--eval-bytes", default="2^18", help="held-out bytes scored")
+    p.add_argument("--methods", default="hash", help="hash (hashed rows), sa (exact counts from a suffix array), or hash,sa")
     p.add_argument("--out", required=True, help="the record: counts.json, counts.txt, manifest.json")
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70029
+ROW_BYTES = 514                      # 256 uint16 counters and a uint16 check tag
+
 def counts_mem(rows_list, n_orders: int, bench: dict | None = None) -> list[dict]:
     "Bytes of count tables per rows, and the build seconds measured at those rows (largest training bytes) by a bench record."
     out = []
     for r in rows_list:
         built = [c for c in (bench or {}).get("cells", []) if c["rows"] == r and len(c["orders"]) == n_orders]
         best = max(built, key=lambda c: c["train_bytes"], default=None)
-        out.append(dict(rows=r, orders=n_orders, bytes=n_orders * r * 512, build_s=best["build_s"] if best else None,
+        out.append(dict(rows=r, orders=n_orders, bytes=n_orders * r * ROW_BYTES, build_s=best["build_s"] if best else None,
                         build_bytes=best["train_bytes"] if best else None))
     return out
 
 def format_counts_mem(rungs) -> str:
-    out = [f"count tables (uint16, 256 counters per context row, no optimizer state): {rungs[0]['orders']} orders" if rungs else "",
+    out = [f"count tables (256 uint16 counters and a check tag per context row, no optimizer state): {rungs[0]['orders']} orders" if rungs else "",
            f"{'rows/order':>12} {'host RAM':>10} {'build (measured)':>28}"]
     for r in rungs:
         b = f"{r['build_s']:.1f} s for {r['build_bytes']:,} bytes" if r["build_s"] is not None else "-"

@@ -67,7 +67,7 @@ def test_bench_counts_and_train_with_counts(carried, tmp_path):
     assert [c["orders"] for c in r["cells"]] == [[1, 2], [1, 2, 4]] and all(0 < c["bpb"] < 8 for c in r["cells"])
     assert r["compressors"]["xz"] > 0 and not list((tmp_path / "bench").glob("*.u16"))
     mem = run([*CLI, "mem", "--rows", "2^10", "--orders", "3", "--counts-bench", str(tmp_path / "bench" / "counts.json"), "--json"]).stdout
-    assert json.loads(mem)["counts"][0]["bytes"] == 3 * 1024 * 512
+    assert json.loads(mem)["counts"][0]["bytes"] == 3 * 1024 * 514
     run([*CLI, "train", "--preset", "tiny", "--out", str(tmp_path / "run"), *sets, "--set", "counts.enabled=true",
          "--set", "counts.orders=[1,2,4]", "--set", "counts.rows=2^10", "--set", "train.steps=3", "--set", "train.eval_bytes=1024",
          "--set", "train.progress=false"])
