@@ -1,8 +1,8 @@
 """The GPU machine's kit (tools/gpu_kit.py, `make gpu-kit`). tools/gpu_run.sh names each piece a copy lacks before it
 runs anything. A kit for `tiny` built for this Python with only torch and numpy counted as present installs with
-`pip --no-index` into a fresh venv that holds only those two (and torch's own dependencies), `pip check` finds its closure
-complete, its dict-gcide .deb holds the corpus, and `dormouse train` runs two steps from it. The same kit built for the
-GPU machine (Python 3.12, its packages left out) is refused past 64 MiB with the tree."""
+`pip --no-index` into a fresh venv that holds only those two (and torch's own dependencies), `pip check` finds its
+closure complete, its dict-gcide .deb holds the corpus, and `dormouse train` runs two steps from it. The same kit built
+for the GPU machine (Python 3.12, its packages left out) is refused past 64 MiB with the tree."""
 import os, shutil, subprocess, sys, time
 from pathlib import Path
 
@@ -61,7 +61,8 @@ def test_kit_installs_into_a_bare_venv_and_trains(tmp_path):
     assert gpu.returncode == 1 and "of 64 MiB" in gpu.stdout and "refused" in gpu.stderr, gpu.stdout + gpu.stderr
     whl = sorted(p.name for p in (tmp_path / "gpu" / ".whl").glob("*.whl"))
     assert any(w.startswith("fastcore-") for w in whl) and any(w.startswith("papermill-") for w in whl)
-    assert not any(w.startswith(("torch-", "numpy-", "numba-", "pandas-", "jinja2-")) for w in whl)   # the machine's own
+    own = ("torch-", "numpy-", "numba-", "pandas-", "jinja2-")   # the machine's own builds
+    assert not any(w.startswith(own) for w in whl)
     assert all("cp312" in w or "-py3-" in w or "-py2.py3-" in w or "abi3" in w for w in whl), whl
 
     here = tmp_path / "here"   # this Python, a machine with nothing but torch and numpy
@@ -94,9 +95,9 @@ def test_kit_installs_into_a_bare_venv_and_trains(tmp_path):
     e = {k: v for k, v in env().items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     e.update(PYTHONPATH=str(ROOT), DORMOUSE_CACHE=str(tmp_path / "cache"))
     out = tmp_path / "run"
-    r = subprocess.run([str(venv / "bin/python"), "tests/dormouse_cli.py", "train", "--preset", "tiny", "--out", str(out),
-                        "--set", "train.steps=2", "--set", f"data.sources=['{gcide}']"], cwd=ROOT, env=e,
-                       capture_output=True, text=True, timeout=900)
+    train = [str(venv / "bin/python"), "tests/dormouse_cli.py", "train", "--preset", "tiny", "--out", str(out),
+             "--set", "train.steps=2", "--set", f"data.sources=['{gcide}']"]
+    r = subprocess.run(train, cwd=ROOT, env=e, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     steps = [l.split(",")[0] for l in (out / "log.csv").read_text().splitlines()[1:]]
     assert steps[-1] == "2", steps

@@ -30,7 +30,8 @@ def test_readme_table_follows_the_records(tmp_path):
     t0 = time.time()
     tree = tree_copy(tmp_path / "tree")
     readme = (tree / "README.md").read_text()
-    assert "| [Whether the Engram pays here at all](https://dormouse-ml.github.io/dormouse/records/engram_rate.html) |" in readme
+    row = "| [Whether the Engram pays here at all](https://dormouse-ml.github.io/dormouse/records/engram_rate.html) |"
+    assert row in readme
     r = readme_check(tree)
     assert r.returncode == 0, r.stderr[-2000:]
     shutil.rmtree(tree / "runs" / "engram_rate")   # a record gone: the headline that read it says something else now

@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ["papermill", "ipykernel", "nbdev", "execnb", "nbconvert"]   # what runs the experiments and the GPU cells
 # what the GPU machine already has (its own builds: a wheel of one of these in .whl/ would shadow it)
 GPU_HAS = ["torch", "numpy", "numba", "pandas", "pyyaml", "jinja2", "requests", "tqdm", "psutil", "packaging",
-           "setuptools", "typing-extensions", "pygments", "attrs", "click", "python-dateutil", "tzdata", "six", "certifi",
-           "idna", "urllib3", "charset-normalizer", "anyio", "h11"]
+           "setuptools", "typing-extensions", "pygments", "attrs", "click", "python-dateutil", "tzdata", "six",
+           "certifi", "idna", "urllib3", "charset-normalizer", "anyio", "h11"]
 GPU_PYTHON = "3.12"
 GPU_PLATFORMS = ["manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64", "any"]
 DEFAULT_CORPUS = ("/usr/share/dictd/gcide.dict.dz", "dict-gcide")   # dormouse.data.DEFAULT_CORPUS and its package
@@ -103,15 +103,15 @@ def wheels(dest: Path, python: str, platforms: list, have: set) -> list:
         if r.returncode: sys.exit(f"gpu_kit: pip download failed:\n{r.stderr[-3000:]}")
         kept = sorted(f.name for f in Path(tmp).glob("*.whl") if wheel_name(f.name) not in have)
         for f in kept: shutil.move(Path(tmp) / f, dest / f)
-    (dest / "kit.txt").write_text(f"python {python}\nplatforms {' '.join(platforms)}\nleft out {' '.join(sorted(have))}\n"
-                                  f"requested {' '.join(reqs)}\n")
+    (dest / "kit.txt").write_text(f"python {python}\nplatforms {' '.join(platforms)}\n"
+                                  f"left out {' '.join(sorted(have))}\nrequested {' '.join(reqs)}\n")
     return kept
 
 
 KIT = (".whl/", ".deb/", ".corpus/", ".dormouse-commit")
 
 def tree_bytes() -> int:
-    "What a copy of the working tree carries: tracked files present and untracked ones git does not ignore, less the kit."
+    "What a copy of the tree carries: tracked files present and untracked ones git does not ignore, less the kit."
     ls = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                         capture_output=True, check=True).stdout.decode().split("\0")
     kit = KIT
@@ -156,16 +156,18 @@ def build(a) -> int:
     print(f"  .dormouse-commit {head.strip()}{' (the tree has uncommitted changes: code_hash tells)' if dirty else ''}")
     print(f"size: tree {mib(tree)} + kit {mib(sum(sizes.values()))} = {mib(total)} of {a.limit_mib} MiB")
     if total > a.limit_mib * 2**20:
+        keep = " ".join(n for n in a.names if not n.endswith((".yaml", ".yml"))) or "EXPERIMENT"
         print(f"gpu_kit: refused: {mib(total)} is past the {a.limit_mib} MiB one copy may carry; "
-              f"`bash tools/slim_tree.sh on {' '.join(n for n in a.names if not n.endswith(('.yaml', '.yml'))) or 'EXPERIMENT'}` "
-              "takes the other records out of the tree (`off` brings them back)", file=sys.stderr)
+              f"`bash tools/slim_tree.sh on {keep}` takes the other records out of the tree (`off` brings them back)",
+              file=sys.stderr)
         return 1
     return 0
 
 
 def check(mode: str, spec: str | None) -> int:
     "On the GPU machine, after .whl/ is installed: every missing piece named, with where it comes from; 2 if any."
-    missing = [f"{m} (not importable: its wheel belongs in .whl/)" for m in NEEDS[mode] if importlib.util.find_spec(m) is None]
+    missing = [f"{m} (not importable: its wheel belongs in .whl/)" for m in NEEDS[mode]
+               if importlib.util.find_spec(m) is None]
     debs, corpora = needs([spec]) if spec else ({DEFAULT_CORPUS[1]}, set())
     files = {DEFAULT_CORPUS[1]: DEFAULT_CORPUS[0]}
     if spec:
@@ -192,13 +194,17 @@ def check(mode: str, spec: str | None) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", help="experiments or presets the kit serves (default: every experiment)")
     p.add_argument("--python", default=GPU_PYTHON, help=f"the machine's Python, X.Y (default {GPU_PYTHON})")
-    p.add_argument("--platform", action="append", help=f"a wheel platform tag, repeatable (default {' '.join(GPU_PLATFORMS)})")
-    p.add_argument("--have", default=",".join(GPU_HAS), help="packages the machine has, comma-separated (default: the GPU machine's)")
+    p.add_argument("--platform", action="append",
+                   help=f"a wheel platform tag, repeatable (default {' '.join(GPU_PLATFORMS)})")
+    p.add_argument("--have", default=",".join(GPU_HAS),
+                   help="packages the machine has, comma-separated (default: the GPU machine's)")
     p.add_argument("--limit-mib", type=float, default=LIMIT_MIB, help=f"tree + kit at most (default {LIMIT_MIB})")
-    p.add_argument("--dest", default=str(ROOT), help="where the kit goes (default the repository's root, where it travels)")
+    p.add_argument("--dest", default=str(ROOT),
+                   help="where the kit goes (default the repository's root, where it travels)")
     p.add_argument("--check", nargs="+", metavar="MODE", help="experiment SPEC | check | bench: what is missing here")
     a = p.parse_args(argv)
     if a.check:

@@ -7,10 +7,10 @@
 #   OUT=DIR [BUDGET_S=S] bash tools/gpu_run.sh bench NAME [ARGS...]       `dormouse bench NAME --out ... ARGS`
 #   bash tools/gpu_run.sh land OUT/EXPERIMENT.tgz...                      (here) the records into runs/
 #
-# First it checks the kit the copy carries (tools/gpu_kit.py --check: every missing wheel, .deb and packed corpus named,
-# exit 2; `make gpu-kit` builds the kit), then installs it: the wheels in .whl/ (pip --no-index into $SITE, default /tmp/site), the
-# Debian packages in .deb/ (dpkg -x into /: dict-gcide is the default corpus, fortunes the experiments' out-of-domain
-# text) and a packed corpus cache in .corpus/ (`dormouse corpus --source linux --pack .corpus`: copied into
+# First it checks the kit the copy carries (tools/gpu_kit.py --check: every missing wheel, .deb and packed corpus
+# named, exit 2; `make gpu-kit` builds the kit), then installs it: the wheels in .whl/ (pip --no-index into $SITE,
+# default /tmp/site), the Debian packages in .deb/ (dpkg -x into /: dict-gcide is the default corpus, fortunes the
+# experiments' out-of-domain text) and a packed corpus cache in .corpus/ (`dormouse corpus --source linux --pack .corpus`: copied into
 # $DORMOUSE_CACHE/corpus, default /tmp/dormouse-cache, where the run unpacks it). `dormouse` runs from the copy itself
 # (tests/dormouse_cli.py with the copy first on PYTHONPATH): nothing needs to be installed.
 #

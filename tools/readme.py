@@ -39,7 +39,8 @@ def inline(cell: str) -> str:
 def md_tables(text: str) -> str:
     "Each simple HTML table (one cell per <td>/<th>, none nested) as a Markdown table, so README.md reads as text too."
     def table(m):
-        rows = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", m[0], re.S)]
+        trs = re.findall(r"<tr[^>]*>(.*?)</tr>", m[0], re.S)
+        rows = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S) for r in trs]
         n = max(map(len, rows))
         head = rows.pop(0) if "<th" in m[0] else [""] * n
         line = lambda cells: "| " + " | ".join(inline(c) for c in cells + [""] * (n - len(cells))) + " |"
