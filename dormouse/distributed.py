@@ -96,6 +96,7 @@ def eval_heldout(self: RankRun, step: int):
         with contextlib.redirect_stdout(io.StringIO()): return _Run.eval_heldout(self, step)
     self.flush()
 
+# %% ../nbs/3_training/35_distributed.ipynb #01442f6a
 @patch
 def checkpoint(self: RankRun, step: int):
     """Rank 0 writes today's single-process checkpoint, once every rank is known to hold the same weights; under

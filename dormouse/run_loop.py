@@ -28,7 +28,7 @@ from .prefetch import Pipeline, uses_pipeline
 from .cuda_memory import PHASES, allocator_now, format_allocator, memory_cap, memory_metrics, phase_peak, uncap
 
 # %% auto #0
-__all__ = ['TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'run_dir']
+__all__ = ['TrainingDiverged', 'OutOfDeviceMemory', 'StepLog', 'read_log', 'run_dir', 'RunParts']
 
 # %% ../nbs/3_training/30_train.ipynb #e3ed1bfe
 class TrainingDiverged(FloatingPointError):
@@ -125,8 +125,44 @@ def run_dir(out_dir) -> Path:
 
 def _names(ckroot) -> str: return ", ".join(c.name for c in list_checkpoints(ckroot)) or "none"
 
+# %% ../nbs/3_training/30_train.ipynb #runparts
+class RunParts:
+    """The parts a run is built with and the way it reads its batches and checkpoints, each a method: one
+    process's here, a rank's where the distributed chapter's `RankRun` overrides it (chosen by the run's type)."""
+    def engram_placement(self):
+        "The Engram's placement: None, this process's own table (a rank's is the distributed chapter's)."
+        return None
+
+    def load_sum(self):
+        "How the MoE's routing load is summed over processes: None, one process (a rank's: the distributed chapter)."
+        return None
+
+    def bank_orthogonalise(self):
+        "The bank's Newton–Schulz: None, this process's (a rank's splits it by expert: the distributed chapter)."
+        return None
+
+    def pipelined(self) -> bool:
+        "Whether a host-mode Engram's rows come through the prefetch pipeline (`engram.prefetch`, the device)."
+        eng = self.model.engram
+        return eng is not None and eng.mode == "host" and uses_pipeline(self.cfg.engram.prefetch, self.device)
+
+    def shard(self, model):
+        "The model as this process trains it: itself (a rank under FSDP2 shards it here, the distributed chapter)."
+        return model
+
+    def restore(self, checkpoint: dict):
+        "Load `checkpoint` into the model, the optimizers and the Engram (a sharded one: the distributed chapter's reader)."
+        if "model" not in checkpoint:
+            from dormouse.sharded import load_sharded
+            return load_sharded(checkpoint, self.model, self.opt)
+        restore(checkpoint, self.model, self.opt)
+
+    def batch(self, i: int) -> torch.Tensor:
+        "Micro-batch `i = step·accum + m` (0-based; with `accum` 1, the batch of step `i`), on the CPU."
+        return batch_at(self.corpus.train, i, self.batch_size, self.seq_len, self.train_cfg.seed)
+
 # %% ../nbs/3_training/30_train.ipynb #e9837e42
-class _Run:
+class _Run(RunParts):
     "One call of `train`: what its parts share (config, model, optimizers, step helpers, log, times, metrics)."
     def __init__(self, cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True, resume_from=None,
                  allow_change: bool = False):
@@ -163,38 +199,6 @@ class _Run:
         # this process's part of the run; earlier parts come from the checkpoint (a killed part counts up to its checkpoint)
         self.segment = dict(start=self.start, end=self.start, wall_s=0.0, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                             changes=changes, corpus_sha256=sha, counts_sha256=counts_sha)
-
-    def engram_placement(self):
-        "The Engram's placement: None, this process's own table (a rank's is the distributed chapter's)."
-        return None
-
-    def load_sum(self):
-        "How the MoE's routing load is summed over processes: None, one process (a rank's: the distributed chapter)."
-        return None
-
-    def bank_orthogonalise(self):
-        "The bank's Newton–Schulz: None, this process's (a rank's splits it by expert: the distributed chapter)."
-        return None
-
-    def pipelined(self) -> bool:
-        "Whether a host-mode Engram's rows come through the prefetch pipeline (`engram.prefetch`, the device)."
-        eng = self.model.engram
-        return eng is not None and eng.mode == "host" and uses_pipeline(self.cfg.engram.prefetch, self.device)
-
-    def shard(self, model):
-        "The model as this process trains it: itself (a rank under FSDP2 shards it here, the distributed chapter)."
-        return model
-
-    def restore(self, checkpoint: dict):
-        "Load `checkpoint` into the model, the optimizers and the Engram (a sharded one: the distributed chapter's reader)."
-        if "model" not in checkpoint:
-            from dormouse.sharded import load_sharded
-            return load_sharded(checkpoint, self.model, self.opt)
-        restore(checkpoint, self.model, self.opt)
-
-    def batch(self, i: int) -> torch.Tensor:
-        "Micro-batch `i = step·accum + m` (0-based; with `accum` 1, the batch of step `i`), on the CPU."
-        return batch_at(self.corpus.train, i, self.batch_size, self.seq_len, self.train_cfg.seed)
 
 # %% ../nbs/3_training/30_train.ipynb #c2547114
 @patch

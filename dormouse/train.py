@@ -33,6 +33,7 @@ def finished_run(out_dir, cfg: Config, allow_change: bool = False) -> dict | Non
         raise ConfigError(f"{out_dir} holds a finished run made with other settings ({'; '.join(changes)}); use another --out")
     return metrics
 
+# %% ../nbs/3_training/36_job.ipynb #cf458ea5
 class LocalJob:
     """How `train` runs in one process: it writes, waits for no one, steps a `_Run`. The distributed chapter's
     `RankJob` is the kind for one rank under torchrun."""
