@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from fastcore.basics import patch
-from .config import ConfigError, _deep_merge, make_config
+from .config import ConfigError, _before, _deep_merge, _flat, make_config
 from .records import file_sha256, finished_note, git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
 from .spec import Spec, SpecError, arm_overrides, load_spec
@@ -21,9 +21,9 @@ from .decision import decide, load_runs, pooled_runs
 
 # %% auto #0
 __all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'MATCH_BPB', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm',
-           'launch_ranks', 'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'Stopper',
-           'Interrupted', 'run_experiment', 'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab', 'against_reference',
-           'run_demo']
+           'launch_ranks', 'Run', 'same_run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute',
+           'Stopper', 'Interrupted', 'run_experiment', 'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab',
+           'against_reference', 'run_demo']
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c6f094ea
 def _rebase(cfg, root: str):
@@ -146,6 +146,14 @@ def _select(spec: Spec, only) -> set:
     return keep
 
 # %% ../nbs/4_experiments/42_ab.ipynb #e3cc094c
+def same_run(then: dict, now: dict) -> bool:
+    """Whether a record's run parameters `then` are the run `now` asks for: the preset, the overrides and the processes
+    (a record without nproc ran one). A key the spec names now that the record's overrides lack is the same run where
+    its value is what runs did before the key existed (`config.BEFORE_KEY`, for an enabled part)."""
+    was = {**_before(_flat(then.get("overrides") or {})), **_flat(then.get("overrides") or {})}
+    return ((then.get("preset"), was, then.get("nproc", 1))
+            == (now.get("preset"), _flat(now.get("overrides") or {}), now.get("nproc", 1)))
+
 def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = True) -> list[Run]:
     "Every arm × seed run of `spec` under `exp_dir` (narrowed by `only`), in spec order; `checkpoints`: whether its runs write them."
     exp_dir, keep = Path(exp_dir), _select(spec, only)
@@ -160,8 +168,7 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = 
             runs.append(Run(arm, s, d, dict(params, checkpoints=checkpoints)))
     for r in runs:
         old = r.record.get("params")
-        was = lambda p: (p.get("preset"), p.get("overrides"), p.get("nproc", 1))    # a record without nproc ran one process
-        if not fresh and r.status == "ok" and old and was(old) != was(r.params):
+        if not fresh and r.status == "ok" and old and not same_run(old, r.params):
             raise SpecError(f"{r.dir} finished with other parameters than {spec.path} now asks for "
                             f"({old.get('overrides')}, nproc {old.get('nproc', 1)} vs {r.params['overrides']}, nproc {r.params['nproc']}); "
                             "move that folder away or restore the spec")
