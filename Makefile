@@ -8,7 +8,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 # No global OMP_NUM_THREADS: `make demo`'s `dormouse ab` splits the cores between its parallel arms
 # itself (an OMP_NUM_THREADS in the environment wins). Only `make test` pins one thread per process.
 
-.PHONY: setup demo test test-slow test-gpu export lab docs docs-check corpus-linux
+.PHONY: setup demo test test-slow test-gpu export lab docs docs-check corpus-linux gpu-kit
 
 setup:
 	@bash tools/bootstrap.sh
@@ -23,6 +23,14 @@ corpus-linux: setup
 	@[ -f /usr/src/linux-source-6.12.tar.xz ] || { [ "$$(id -u)" = 0 ] || { echo "corpus-linux: as root, or apt-get install linux-source-6.12 first" >&2; exit 1; }; \
 	  export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q linux-source-6.12 >/dev/null; }; }
 	$(BIN)/dormouse corpus --source linux
+
+# The kit a GPU machine without internet needs beside the tree (tools/gpu_kit.py): .whl/ .deb/ .corpus/
+# .dormouse-commit for the experiments or presets in FOR (default every one), the machine's Python in PY and its wheel
+# platforms in PLATFORMS (default 3.12, manylinux x86_64), the packages it has in HAVE (comma-separated); it refuses a
+# tree + kit past LIMIT_MIB (64). Needs the network (pip download, apt-get download).
+gpu-kit: setup
+	$(BIN)/python tools/gpu_kit.py $(FOR) $(if $(PY),--python $(PY)) $(foreach p,$(PLATFORMS),--platform $(p)) \
+	  $(if $(HAVE),--have $(HAVE)) $(if $(LIMIT_MIB),--limit-mib $(LIMIT_MIB))
 
 # The module is what the notebooks export; the notebooks' tests; then pytest, two workers, the slow tests left
 # out; its wall time, bootstrap included, printed last (tools/test.sh says how).

@@ -13,16 +13,17 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from fastcore.basics import patch
-from .config import ConfigError, _deep_merge, make_config
-from .records import file_sha256, git_info, repo_root, write_json
+from .config import ConfigError, _before, _deep_merge, _flat, make_config
+from .records import file_sha256, finished_note, git_info, repo_root, write_json
 from .lock import RunBusy, run_lock
 from .spec import Spec, SpecError, arm_overrides, load_spec
 from .decision import decide, load_runs, pooled_runs
 
 # %% auto #0
-__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm', 'launch_ranks',
-           'Run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute', 'Stopper', 'Interrupted',
-           'run_experiment', 'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab', 'run_demo']
+__all__ = ['TEMPLATES', 'ENGINES', 'ExperimentBusy', 'REFERENCE', 'MATCH_BPB', 'ood_file', 'ood_bpb', 'score_ood', 'run_arm',
+           'launch_ranks', 'Run', 'same_run', 'plan', 'have_papermill', 'resolve_engine', 'notebook_error', 'execute',
+           'Stopper', 'Interrupted', 'run_experiment', 'render_report', 'gpu_ids', 'add_ab_args', 'cli_ab',
+           'against_reference', 'run_demo']
 
 # %% ../nbs/4_experiments/42_ab.ipynb #c6f094ea
 def _rebase(cfg, root: str):
@@ -64,7 +65,7 @@ def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, pres
     """Train one arm × seed into `out_dir` (writing checkpoints unless `checkpoints` is false) and score `ood`'s file
     with the trained model; returns (and writes) its metrics. `nproc` > 1: this same call on that many ranks, which
     torchrun starts from here (`launch_ranks`); rank 0 writes."""
-    from dormouse.distributed import Ranks, launched
+    from dormouse.ranks import Ranks, launched
     from dormouse.train import train
     if ood: ood_file(ood)
     if nproc > 1 and not launched():
@@ -120,11 +121,13 @@ def record(self: Run) -> dict:
 
 @patch(as_prop=True)
 def status(self: Run) -> str:
-    "new, running, ok, failed, or incomplete (ok without its metrics.json)."
+    """new, running, ok, failed, or incomplete (ok without its metrics.json); ok too where `run.json` says otherwise
+    but `metrics.json` holds the planned final step with its evaluations (`run_status`: the run finished)."""
     r = self.record
     if not r: return "new"
     if r.get("status") == "ok" and not (self.dir/"metrics.json").exists(): return "incomplete"
-    return r.get("status", "incomplete")
+    steps = (self.params.get("overrides") or {}).get("train", {}).get("steps")
+    return "ok" if finished_note(self.dir, steps, ood=bool(self.params.get("ood"))) else r.get("status", "incomplete")
 
 # %% ../nbs/4_experiments/42_ab.ipynb #d896350d
 def _select(spec: Spec, only) -> set:
@@ -143,6 +146,14 @@ def _select(spec: Spec, only) -> set:
     return keep
 
 # %% ../nbs/4_experiments/42_ab.ipynb #e3cc094c
+def same_run(then: dict, now: dict) -> bool:
+    """Whether a record's run parameters `then` are the run `now` asks for: the preset, the overrides and the processes
+    (a record without nproc ran one). A key the spec names now that the record's overrides lack is the same run where
+    its value is what runs did before the key existed (`config.BEFORE_KEY`, for an enabled part)."""
+    was = {**_before(_flat(then.get("overrides") or {})), **_flat(then.get("overrides") or {})}
+    return ((then.get("preset"), was, then.get("nproc", 1))
+            == (now.get("preset"), _flat(now.get("overrides") or {}), now.get("nproc", 1)))
+
 def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = True) -> list[Run]:
     "Every arm × seed run of `spec` under `exp_dir` (narrowed by `only`), in spec order; `checkpoints`: whether its runs write them."
     exp_dir, keep = Path(exp_dir), _select(spec, only)
@@ -157,8 +168,7 @@ def plan(spec: Spec, exp_dir, only=(), fresh: bool = False, checkpoints: bool = 
             runs.append(Run(arm, s, d, dict(params, checkpoints=checkpoints)))
     for r in runs:
         old = r.record.get("params")
-        was = lambda p: (p.get("preset"), p.get("overrides"), p.get("nproc", 1))    # a record without nproc ran one process
-        if not fresh and r.status == "ok" and old and was(old) != was(r.params):
+        if not fresh and r.status == "ok" and old and not same_run(old, r.params):
             raise SpecError(f"{r.dir} finished with other parameters than {spec.path} now asks for "
                             f"({old.get('overrides')}, nproc {old.get('nproc', 1)} vs {r.params['overrides']}, nproc {r.params['nproc']}); "
                             "move that folder away or restore the spec")
@@ -351,7 +361,9 @@ def run_experiment(spec: Spec, runs_dir="runs", parallel: int | None = None, onl
                     futs = {ex.submit(on_a_gpu, r): r for r in todo}
                     for f in as_completed(futs):
                         r, rec = futs[f], f.result()
-                        if rec["status"] != "ok": failed.append(r.key); bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
+                        if rec["status"] != "ok" and r.status != "ok":   # ok by its metrics: finished whatever ended it
+                            failed.append(r.key)
+                            bar.write(f"{spec.name}: {r.key} failed: {rec['error']}")
                         bar.update(1); bar.set_postfix(failed=len(failed))
                 except KeyboardInterrupt:
                     signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C must not cut the stopping short
@@ -422,13 +434,15 @@ def add_ab_args(p):
 # %% ../nbs/4_experiments/42_ab.ipynb #0fb642eb
 def _print_result(spec: Spec, res: dict, exp_dir: Path):
     for k, rec in res["runs"].items():
-        m = {}
-        if rec.get("status") == "ok":
+        p = rec.get("params") or {}
+        note = finished_note(exp_dir/k, (p.get("overrides") or {}).get("train", {}).get("steps"), bool(p.get("ood")))
+        st, m = ("ok" if note else rec.get("status", "new")), {}
+        if st == "ok":
             m = json.loads((exp_dir/k/"metrics.json").read_text())
         b0, b1 = m.get("heldout_bpb_start"), m.get("heldout_bpb")
         bpb = f"BPB {b0:.4f} -> {b1:.4f}" if b0 is not None and b1 is not None else (f"BPB {b1:.4f}" if b1 is not None else "")
         extra = f"{m.get('ms_per_step', float('nan')):.1f} ms/step" if m else (rec.get("error") or rec.get("status", "new"))
-        print(f"  {k:<24} {rec.get('status', 'new'):<8} {bpb:<26} {extra}")
+        print(f"  {k:<24} {st:<8} {bpb:<26} {extra}" + (f"\n  {'':<24} ({note})" if note else ""))
     if res.get("decision"): print(res["decision"]["text"])
     if res.get("report"): print(f"report: {res['report']}")
 
@@ -460,6 +474,25 @@ def _mean_bpb(exp_dir: Path) -> dict:
         out.setdefault(m.parent.parent.name, []).append(json.loads(m.read_text())["heldout_bpb"])
     return {a: sum(v) / len(v) for a, v in out.items()}
 
+MATCH_BPB = 5e-3   # equal on the machine and thread count that made it; 0.0012 apart measured on other thread counts
+
+def against_reference(exp_dir: Path, ref: Path, tol: float = MATCH_BPB) -> tuple[str, list]:
+    """`make demo`'s verdict on its record `exp_dir` against the committed `ref`: "matches" when every arm's mean
+    held-out BPB is within `tol` of the reference's and the decision keeps and kills the same arms, else "differs";
+    and one line per arm."""
+    here, there = _mean_bpb(exp_dir), _mean_bpb(ref)
+    verdicts = lambda d: {a: v["verdict"] for a, v in json.loads((d/"decision.json").read_text())["arms"].items()} \
+        if (d/"decision.json").exists() else {}
+    vh, vt = verdicts(exp_dir), verdicts(ref)
+    lines, same = [], True
+    for a in sorted(set(here) | set(there)):
+        h, t = here.get(a, float("nan")), there.get(a, float("nan"))
+        ok = abs(h - t) <= tol and vh.get(a) == vt.get(a)
+        same &= ok
+        lines.append(f"  {a:<10} here {h:.4f} ({vh.get(a, 'no decision')})   reference {t:.4f} ({vt.get(a, 'no decision')})"
+                     f"   {'same' if ok else 'apart'}: {abs(h - t):.4f} BPB")
+    return ("matches" if same else "differs"), lines
+
 def run_demo(args):
     "`make demo`'s experiment: experiments/demo.yaml run afresh into `--runs-dir`, its report, the decision, the reference."
     spec = load_spec(repo_root()/"experiments"/"demo.yaml")
@@ -472,8 +505,9 @@ def run_demo(args):
     ref = repo_root()/"runs"/REFERENCE
     print(f"\nthis record: {runs_dir/spec.name}")
     if ref.resolve() != (runs_dir/spec.name).resolve() and ref.exists():
-        here, there = _mean_bpb(runs_dir/spec.name), _mean_bpb(ref)
-        print(f"against the committed reference {ref} (mean held-out BPB per arm; equal on the machine and thread count "
-              "that made it, else within about the third decimal):")
-        for a in spec.arms: print(f"  {a:<10} here {here.get(a, float('nan')):.4f}   reference {there.get(a, float('nan')):.4f}")
+        verdict, lines = against_reference(runs_dir/spec.name, ref)
+        print(f"against the committed reference {ref} (mean held-out BPB per arm and its decision; equal on the machine "
+              f"and thread count that made it, else within {MATCH_BPB} BPB):", *lines, sep="\n")
+        print(f"verdict: {verdict}: this record " + ("matches the reference" if verdict == "matches" else
+              f"differs from the reference (an arm's mean more than {MATCH_BPB} BPB away, or another decision)"))
     return 1 if res.get("failed") else 0

@@ -15,7 +15,7 @@ from .bench_train import bench_arm
 from .config import ConfigError, make_config
 from .model import count_params
 from .records import write_json, write_manifest, write_text
-from .train import read_log
+from .run_loop import read_log
 
 # %% auto #0
 __all__ = ['LEVERS', 'TIERS', 'FIGURES', 'CSV_KEYS', 'cells_known', 'cell_plan', 'cell_order', 'run_cell', 'bench_throughput',

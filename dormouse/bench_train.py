@@ -12,7 +12,8 @@ from pathlib import Path
 import torch
 from .config import Config, make_config
 from .records import write_manifest, write_json
-from .train import train, read_log
+from .run_loop import read_log
+from .train import train
 
 # %% auto #0
 __all__ = ['BENCH_KEYS', 'bench_arm', 'bench_presets', 'add_train_bench_args', 'cli_bench_train']

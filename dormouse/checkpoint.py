@@ -155,9 +155,11 @@ def latest_checkpoint(root) -> Path | None:
     have = list_checkpoints(root)
     pick = (f"pass one explicitly ({', '.join(p.name for p in have)}): `dormouse train` with --resume-from {have[-1].name}, "
             f"`dormouse eval` with --ckpt {have[-1]}" if have else "no checkpoint is left: start over with another --out")
-    if not ptr.exists():
-        if have: raise CheckpointError(f"{root} has checkpoint directories but no '{LATEST}' pointer; {pick}")
-        return None
+    if not ptr.exists():   # a save stopped between its rename and its pointer: the newest complete one, said
+        complete = [p for p in have if (p / MANIFEST).is_file()]
+        if complete: print(f"{root}: no '{LATEST}' pointer (a save stopped before writing it): taking the newest "
+                           f"complete checkpoint, {complete[-1].name}", flush=True)
+        return complete[-1] if complete else None
     try: name = ptr.read_text().strip()
     except (OSError, UnicodeDecodeError) as e: raise CheckpointError(f"{ptr} cannot be read ({e}); {pick}") from None
     p = root / name

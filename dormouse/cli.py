@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, contextlib, csv, errno, json, os, sys
 from pathlib import Path
 from . import (ab, counts, bench_card, bench_engram, bench_memory, bench_ns, bench_offload, bench_prefetch, bench_throughput,
-                      bench_train, check, evaluate, train)
+                      bench_profile, bench_train, check, evaluate, train)
 from .checkpoint import CheckpointError
 from .config import ConfigError, make_config, parse_count, to_dict
 from .data import build_corpus, build_named_corpus, compressed_sizes, corpus_summary, pack_corpus, CorpusError
@@ -156,6 +156,8 @@ BENCHES = {   # dormouse bench NAME: (add-args function, run function, help)
     "ns": (bench_ns.add_ns_bench_args, bench_ns.cli_bench_ns, "the banks' Newton–Schulz: torch vs the symmetric Triton kernels, ms and errors"),
     "throughput": (bench_throughput.add_throughput_bench_args, bench_throughput.cli_bench_throughput,
                    "throughput levers side by side: accumulation, micro-batch, compile, Triton Newton-Schulz"),
+    "profile": (bench_profile.add_profile_bench_args, bench_profile.cli_bench_profile,
+                "one optimizer step by part: attention, experts, router, Engram, Newton-Schulz, optimizer, idle"),
 }
 
 def _add(sub, name, add, run, hlp):
@@ -198,7 +200,7 @@ def main(argv=None):
     args = make_parser().parse_args(argv)
     name = " ".join(filter(None, ["dormouse", args.command, getattr(args, "bench", None)]))
     debug = args.debug or os.environ.get("DORMOUSE_DEBUG")
-    try: return args.func(args)
+    try: rc = args.func(args)
     except USER_ERRORS as e:
         if debug: raise
         sys.exit(f"{name}: {' '.join(str(e).split())}")
@@ -206,3 +208,5 @@ def main(argv=None):
         if debug: raise
         sys.exit(f"{name}: {' '.join(os_error_line(e).split())}")
     except KeyboardInterrupt: sys.exit(f"{name}: interrupted")
+    # an exit status, or 0: a command that returns its rows (a benchmark) succeeded, and sys.exit would print them as an error
+    return rc if isinstance(rc, int) and not isinstance(rc, bool) else 0

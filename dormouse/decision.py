@@ -12,16 +12,19 @@ from statistics import NormalDist
 from pathlib import Path
 from .config import Config, ConfigError, _flat, config_changes, get_key, to_dict
 from .memory import GB, round_rows, table_bytes
-from .spec import RULES, Gate, Spec, SpecError, arm_config, load_spec
+from .records import run_status
+from .spec import RULES, Gate, Spec, SpecError, arm_config, arm_overrides, load_spec
+from .verdict_stats import (_stats, beats_every_seed, effect_interval, loses_to_every_seed, seeds_needed, spread,
+                                    t_quantile)
+from .noise_pool import _configured, CODE_PATH, MEASURED_PATH, NOT_THE_RUN, code_path, noise_floor, pooled_runs, run_fingerprint
+# the report tables: also importable from here, as the committed records' report notebooks import them
+from .report_tables import (arm_occupancy, bpb_at_matched_time, bpb_by_time, capacity_curve, leaves_band, loss_vs_control,
+                                    ngram_record, paired_loss_gap, runs_at_once, summary_table)
 
 # %% auto #0
-__all__ = ['SCALARS', 'LOGS', 'INTERVAL_RULES', 'NOT_THE_RUN', 'CODE_PATH', 'MEASURED_PATH', 'SUMMARY', 'bpb_history',
-           'load_runs', 'run_log', 'pack_logs', 'spread', 'beats_every_seed', 'loses_to_every_seed', 'mixed_settings',
-           'unplanned_differences', 'keeps_if', 't_quantile', 'effect_interval', 'seeds_needed', 'leave_one_out',
-           'code_path', 'run_fingerprint', 'pooled_runs', 'noise_floor', 'path_mismatches', 'robustness', 'decide',
-           'robust_words', 'verdict_table', 'summary_table', 'bpb_by_time', 'runs_at_once', 'bpb_at_matched_time',
-           'loss_vs_control', 'paired_loss_gap', 'capacity_curve', 'leaves_band', 'ngram_record', 'arm_occupancy',
-           'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
+__all__ = ['SCALARS', 'LOGS', 'INTERVAL_RULES', 'bpb_history', 'load_runs', 'run_log', 'pack_logs', 'mixed_settings',
+           'unplanned_differences', 'keeps_if', 'leave_one_out', 'path_mismatches', 'robustness', 'decide',
+           'robust_words', 'verdict_table', 'arm_verdicts', 'record_gaps', 'capacity_sizing', 'format_capacity']
 
 # %% ../nbs/4_experiments/41_decision.ipynb #3c7a2eab
 def bpb_history(m: dict) -> list[dict]:
@@ -42,9 +45,11 @@ def load_runs(exp_dir, spec: Spec | None = None):
         for s in spec.seeds:
             d = exp_dir/arm/f"seed{s}"
             rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {}
-            st = rec.get("status", "missing")
+            # ok too where run.json says otherwise but metrics.json holds the final step and its evaluations (the note)
+            st, note = run_status(d, arm_overrides(spec, arm, s)["train"].get("steps"), bool(spec.ood))
             m = json.loads((d/"metrics.json").read_text()) if st == "ok" and (d/"metrics.json").exists() else {}
-            row = dict(arm=arm, seed=s, status=st, error=rec.get("error"), wall_s=rec.get("wall_s"), sharing=rec.get("sharing"),
+            row = dict(arm=arm, seed=s, status=st, error=None if note else rec.get("error"), status_note=note,
+                       wall_s=rec.get("wall_s"), sharing=rec.get("sharing"),
                        config=m.get("config"))   # the resolved settings it ran (None: not recorded)
             row.update({k: m.get(k) for k in SCALARS})
             row.update({k: v for k, v in m.items() if k not in row and isinstance(v, (int, float)) and not isinstance(v, bool)})
@@ -90,17 +95,6 @@ def _gate_value(g: Gate, row, logs):
         if len(col): return float(col.max())
     return None
 
-def spread(values) -> dict:
-    "Mean, min (`lo`), max (`hi`) and count of the numbers among `values` (NaN and 0 for none)."
-    import pandas as pd
-    v = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").dropna()
-    return dict(mean=v.mean(), lo=v.min(), hi=v.max(), n=len(v)) if len(v) else dict(mean=float("nan"), lo=float("nan"), hi=float("nan"), n=0)
-
-def _stats(vals) -> dict:
-    "`spread` under the names `decision.json` has always used (min, max)."
-    s = spread(vals)
-    return dict(mean=float(s["mean"]), min=float(s["lo"]), max=float(s["hi"]), n=s["n"])
-
 # %% ../nbs/4_experiments/41_decision.ipynb #9f9c777d
 def _blockers(spec: Spec, runs, logs) -> tuple[list, dict]:
     "Every gate checked on every finished run, and per arm the reasons it can have no verdict."
@@ -123,14 +117,6 @@ def _blockers(spec: Spec, runs, logs) -> tuple[list, dict]:
     return gates, blocked
 
 # %% ../nbs/4_experiments/41_decision.ipynb #65f0d91f
-def beats_every_seed(mean: float, lo: float, hi: float, goal: str) -> bool:
-    "Whether `mean` is better than every seed of a spread [`lo`, `hi`], for a metric whose `goal` is lower or higher."
-    return mean < lo if goal == "lower" else mean > hi
-
-def loses_to_every_seed(mean: float, lo: float, hi: float, goal: str) -> bool:
-    "Whether `mean` is worse than every seed of a spread [`lo`, `hi`]."
-    return beats_every_seed(mean, lo, hi, "higher" if goal == "lower" else "lower")
-
 def _verdict(spec: Spec, st: dict, cst: dict) -> dict:
     "keep or kill, by the spec's rule: the arm's mean (`st`) against the control's seed spread (`cst`)."
     inside = cst["min"] <= st["mean"] <= cst["max"]
@@ -151,10 +137,6 @@ def mixed_settings(runs) -> dict[str, list[str]]:
         diffs = [f"seed{s} against seed{cfgs[0][0]}: {d}" for s, c in cfgs[1:] for d in config_changes(cfgs[0][1], c, ignore={"train.seed"})]
         if diffs: out[a] = diffs
     return out
-
-def _configured(runs):
-    "The finished runs that recorded their config."
-    return runs[(runs.status == "ok") & runs.config.map(lambda c: isinstance(c, dict))] if "config" in runs else runs.iloc[:0]
 
 def _planned(spec: Spec, arm: str) -> dict:
     return _flat(to_dict(arm_config(spec, arm)))      # the seed aside: train.seed is never compared
@@ -199,49 +181,6 @@ def keeps_if(spec: Spec, runs, arm: str) -> str | None:
     gated = " (and its gates pass)" if any(g.arm in ("*", arm) for g in spec.gates) else ""
     return f"by the rule it keeps if {who} is {cond}{gated}, and is killed otherwise"
 
-# %% ../nbs/4_experiments/41_decision.ipynb #92225e21
-import math
-from statistics import NormalDist
-
-def _t_mass(x: float, df: float) -> float:
-    "P(0 < T < x) for Student's t with `df` degrees of freedom (Simpson's rule on the density; df may be fractional)."
-    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-    import numpy as np
-    n = 2000; h = x / n
-    u = np.arange(n + 1) * h                       # all the nodes at once: a quantile takes ~60 of these integrals
-    w = np.where(np.arange(n + 1) % 2, 4.0, 2.0); w[0] = w[-1] = 1.0
-    return float(h / 3 * np.dot(w, c * (1 + u * u / df) ** (-(df + 1) / 2)))
-
-def t_quantile(p: float, df: float) -> float:
-    "The `p` quantile (p > 0.5) of Student's t with `df` degrees of freedom, by bisection on `_t_mass`."
-    lo, hi = 0.0, 1.0
-    while _t_mass(hi, df) < p - 0.5: lo, hi = hi, hi * 2
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _t_mass(mid, df) < p - 0.5 else (lo, mid)
-    return (lo + hi) / 2
-
-# %% ../nbs/4_experiments/41_decision.ipynb #e08a7063
-def effect_interval(arm_vals, control_vals, level: float = 0.95) -> dict | None:
-    """The effect `arm mean − control mean` with its Welch t interval at `level` (`lo`, `hi`, the standard error
-    `se` and the Welch–Satterthwaite `df`); None when either side has fewer than two values."""
-    import numpy as np
-    a, c = np.asarray(list(arm_vals), float), np.asarray(list(control_vals), float)
-    if len(a) < 2 or len(c) < 2: return None
-    d = float(a.mean() - c.mean())
-    va, vc = a.var(ddof=1) / len(a), c.var(ddof=1) / len(c)
-    se = math.sqrt(va + vc)
-    if se == 0: return dict(effect=d, lo=d, hi=d, se=0.0, df=float("inf"))   # every seed equal on both sides
-    df = (va + vc) ** 2 / (va ** 2 / (len(a) - 1) + vc ** 2 / (len(c) - 1))
-    q = t_quantile(0.5 + level / 2, df)
-    return dict(effect=d, lo=d - q * se, hi=d + q * se, se=se, df=df)
-
-def seeds_needed(effect: float, sd: float, alpha: float = 0.05, power: float = 0.8) -> int:
-    """Seeds per arm for a two-sided test at `alpha` to find an `effect` with probability `power`, when a run's
-    metric varies between seeds with standard deviation `sd` (the normal approximation: 2 (z₁₋α/₂ + z_power)² sd² / effect²)."""
-    z = NormalDist().inv_cdf
-    return max(2, math.ceil(2 * (z(1 - alpha / 2) + z(power)) ** 2 * sd ** 2 / effect ** 2))
-
 # %% ../nbs/4_experiments/41_decision.ipynb #414f83ec
 INTERVAL_RULES = ("keep_if_interval_better", "keep_if_interval_within_margin")
 
@@ -277,73 +216,6 @@ def leave_one_out(spec: Spec, arm_vals: dict, control_vals: dict) -> list[str]:
             a, c = (rest, other.values()) if arm_side else (other.values(), rest)
             if _verdict_of(spec, a, c)["verdict"] != base: flips.append(k)
     return flips
-
-# %% ../nbs/4_experiments/41_decision.ipynb #2800a998
-NOT_THE_RUN = {"train.seed", "train.progress", "train.log_every", "train.eval_every", "train.ckpt_every", "train.metrics_warmup",
-               "data.cache_dir", "engram.ram_reserve_gb", "engram.host_pages"}   # settings that change no number a run reports
-CODE_PATH = ("engram.prefetch", "train.compile", "train.compile_mode", "train.deterministic", "offload.moe", "offload.loop",
-             "offload.path", "train.device")   # settings that choose which code runs (free to change on a resume, not in an A/B)
-MEASURED_PATH = ("threads", "device_name", "torch")   # and what the run found on its machine (metrics.json)
-
-def code_path(config: dict | None, metrics) -> dict:
-    "The code-path settings a run ran: `CODE_PATH` from its config (defaults where the record predates a key) and `MEASURED_PATH` from its metrics."
-    flat = {**_flat(to_dict(Config())), **_flat(config or {})}
-    measured = {k: getattr(v, "item", lambda: v)() for k, v in ((k, metrics.get(k)) for k in MEASURED_PATH)}   # numpy scalars as Python's
-    off = [p for p in ("engram", "counts") if flat.get(f"{p}.enabled") is False]      # a switched-off part's path is no path
-    path = {k: None if any(k.startswith(p + ".") for p in off) else flat.get(k) for k in CODE_PATH}
-    return {**path, **{k: None if v != v else v for k, v in measured.items()}}   # NaN: not recorded
-
-def run_fingerprint(config: dict, metrics) -> str:
-    "What makes two runs the same configuration (the seed aside): every setting that changes a number, the code path, the machine."
-    import hashlib
-    flat = {**_flat(to_dict(Config())), **_flat(config)}
-    off = [p for p in ("engram", "counts") if flat.get(f"{p}.enabled") is False]   # a switched-off part's settings change nothing
-    same = {k: v for k, v in flat.items() if k not in NOT_THE_RUN and not any(k.startswith(p + ".") and k != p + ".enabled" for p in off)}
-    same.update({k: v for k, v in code_path(config, metrics).items() if k in MEASURED_PATH})
-    w = getattr(metrics.get("world_size"), "item", lambda: metrics.get("world_size"))()
-    if w == w and w not in (None, 1): same["world_size"] = int(w)   # ranks sum in another order (one process records none)
-    return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-# %% ../nbs/4_experiments/41_decision.ipynb #093d32e0
-_POOL: dict = {}
-
-def pooled_runs(runs_dir) -> "pd.DataFrame":
-    """Every finished run recorded under `runs_dir` (any experiment, earlier runs in dated folders too): experiment,
-    arm, seed, its `run_fingerprint`, and its scalar metrics."""
-    import pandas as pd
-    runs_dir = Path(runs_dir)
-    files = sorted(runs_dir.glob("**/seed*/metrics.json"))
-    key = (str(runs_dir.resolve()), len(files), max((f.stat().st_mtime for f in files), default=0))
-    if key in _POOL: return _POOL[key]
-    rows = []
-    for f in files:
-        d = f.parent
-        try:
-            rec = json.loads((d/"run.json").read_text()) if (d/"run.json").exists() else {"status": "ok"}
-            m = json.loads(f.read_text())
-        except (OSError, ValueError): continue
-        if rec.get("status") != "ok" or not isinstance(m.get("config"), dict): continue
-        rows.append(dict(experiment=str(d.parent.parent.relative_to(runs_dir)), arm=d.parent.name, seed=int(d.name[4:]) if d.name[4:].isdigit() else d.name,
-                         fingerprint=run_fingerprint(m["config"], m),
-                         **{k: v for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
-                            and k not in ("experiment", "arm", "seed", "fingerprint")}))
-    _POOL[key] = pd.DataFrame(rows)
-    return _POOL[key]
-
-def noise_floor(runs, control: str, metric: str, pool) -> dict | None:
-    """The control's configuration run again: every pooled run with the control's fingerprint (this experiment's
-    control runs among them), its spread and standard deviation of `metric`, and where the runs come from."""
-    cfg = _configured(runs)
-    cfg = cfg[cfg.arm == control]
-    if pool is None or not len(pool) or not len(cfg) or metric not in pool: return None
-    fp = run_fingerprint(cfg.iloc[0].config, cfg.iloc[0])
-    same = pool[(pool.fingerprint == fp)].dropna(subset=[metric])
-    if not len(same): return None
-    v = same[metric].astype(float)
-    exps = sorted(set(same.experiment))
-    return dict(lo=float(v.min()), hi=float(v.max()), mean=float(v.mean()), sd=float(v.std(ddof=1)) if len(v) > 1 else None,
-                n=len(v), values=[float(x) for x in v], experiments=exps,
-                source=f"{len(v)} runs of the control's configuration in {', '.join(exps)}")
 
 # %% ../nbs/4_experiments/41_decision.ipynb #59d6a0d4
 def path_mismatches(spec: Spec, runs) -> dict[str, list[str]]:
@@ -434,11 +306,17 @@ def decide(spec: Spec, runs, logs=None, pool="auto") -> dict:
             # another code path is marked, not blocked: the verdict then compares paths as well as arms, and is not robust
             out["arms"][a]["path_mismatch"] = paths.get(a, []) + paths.get(c, [])
             if out["arms"][a]["path_mismatch"] and "robust" in out["arms"][a]: out["arms"][a]["robust"] = False
+    from dormouse.compute_gain import compute_gains, gain_words   # the price in no-table steps, given a ladder
+    for a, g in compute_gains(spec, runs).items(): out["arms"][a]["compute_gain"] = g
+    notes = runs.dropna(subset=["status_note"]) if "status_note" in runs else runs.iloc[:0]
+    out["finished_by_metrics"] = {f"{r.arm}/seed{r.seed}": r.status_note for r in notes.itertuples()}
     lines = [f"{spec.name}: rule '{spec.rule}' on {metric} ({spec.goal} is better): {rule_text}."]
     for a, v in out["arms"].items():
         if a == c: continue
         lines.append(f"  {a} vs {c}: {v['verdict'].upper()}: {v['reason']}")
         if "robust" in v: lines.append(f"    {robust_words(v)}")
+        if "compute_gain" in v: lines.append(f"    {gain_words(v['compute_gain'])}")
+    lines += [f"  {k} counts as finished ({n})" for k, n in out["finished_by_metrics"].items()]
     out["text"] = "\n".join(lines)
     return out
 
@@ -469,150 +347,6 @@ def verdict_table(exp_dir, pool="auto") -> "pd.DataFrame":
                          noise_floor=f and f"[{f['lo']:.4f}, {f['hi']:.4f}] n={f['n']}", pooled_verdict=v.get("pooled_verdict"),
                          path_mismatch="; ".join(v.get("path_mismatch") or [])))
     return pd.DataFrame(rows)
-
-# %% ../nbs/4_experiments/41_decision.ipynb #9cd0d27a
-SUMMARY = ("heldout_bpb_start", "heldout_bpb", "ood_bpb", "ms_per_step", "peak_allocated_gib", "peak_reserved_gib", "bytes_per_s", "wall_s")
-
-def summary_table(runs, cols=SUMMARY):
-    "Per arm: `mean ± half-range` of each metric over its finished seeds, and how many finished."
-    import pandas as pd
-    ok = runs[runs.status == "ok"]
-    out = {}
-    for a, g in runs.groupby("arm", sort=False):
-        row = {"runs ok": f"{int((g.status == 'ok').sum())}/{len(g)}"}
-        for c in cols:
-            v = pd.to_numeric(ok[ok.arm == a][c], errors="coerce").dropna() if c in ok else []
-            row[c] = f"{v.mean():.4g} ± {(v.max() - v.min())/2:.2g}" if len(v) else "—"
-        out[a] = row
-    return pd.DataFrame(out).T
-
-# %% ../nbs/4_experiments/41_decision.ipynb #b1c2d3e1
-def bpb_by_time(logs, evals):
-    "Each eval point `(arm, seed, step, bpb)` with `train_s`: the run's summed step times up to that step."
-    import pandas as pd
-    if not len(logs) or not len(evals): return pd.DataFrame(columns=["arm", "seed", "step", "bpb", "train_s"])
-    clock = logs[["arm", "seed", "step"]].assign(train_s=logs.groupby(["arm", "seed"])["ms"].cumsum() / 1e3)
-    start = evals[evals.step == 0].assign(train_s=0.0)
-    return pd.concat([start, evals[evals.step > 0].merge(clock, on=["arm", "seed", "step"], how="inner")], ignore_index=True)
-
-def runs_at_once(spec: Spec, runs) -> int:
-    "The most runs that shared one GPU: what the runs recorded (`run.json`'s `sharing`), the spec's `parallel` for runs that did not."
-    import pandas as pd
-    v = pd.to_numeric(runs["sharing"], errors="coerce").fillna(spec.parallel) if len(runs) and "sharing" in runs else []
-    return int(v.max()) if len(v) else spec.parallel
-
-def bpb_at_matched_time(timed, parallel: int = 1) -> "pd.DataFrame | None":
-    """Per arm: mean held-out BPB at the time the quickest arm's mean run ends (interpolated per seed), and that time.
-    None when the runs shared the machine (`parallel` > 1): their step times say nothing about the arms."""
-    import numpy as np, pandas as pd
-    if parallel > 1: return None
-    ends = timed.groupby(["arm", "seed"]).train_s.max().groupby("arm", sort=False).mean()
-    t = float(ends.min())
-    at = {a: np.mean([np.interp(t, g.train_s, g.bpb) for _, g in ga.sort_values("train_s").groupby("seed")])
-          for a, ga in timed.groupby("arm", sort=False)}
-    return pd.DataFrame(dict(train_s_end=ends, bpb_at_matched_time=pd.Series(at), matched_s=t))
-
-# %% ../nbs/4_experiments/41_decision.ipynb #b1c2d3e4
-def _with_control(logs, control: str):
-    "Per arm and seed other than the control: `(arm, seed, its log, the control's log of the same seed)`."
-    ctrl = logs[logs.arm == control]
-    for (a, s), g in logs[logs.arm != control].groupby(["arm", "seed"], sort=False):
-        yield a, s, g, ctrl[ctrl.seed == s]
-
-def loss_vs_control(logs, control: str) -> "pd.DataFrame":
-    """Per arm and seed, step by step against the control's same seed: steps compared, the largest |loss difference| (0.0:
-    identical), the first step whose loss or gradient norm differs (NA: none), and the rows of each log."""
-    import pandas as pd
-    rows, cols = [], ["arm", "seed", "steps", "max_abs_loss_diff", "first_difference", "arm_steps", "control_steps"]
-    if not len(logs): logs = pd.DataFrame(columns=["arm", "seed", "step", "loss"])   # no logs: no rows
-    keys = [k for k in ("loss", "grad_norm") if k in logs]   # a value recorded on one side only is not a difference
-    for a, s, g, cs in _with_control(logs, control):
-        c = cs.set_index("step")[keys].reindex(g.step)
-        both = c.loss.notna().to_numpy()
-        d = (g.loss.to_numpy()[both] - c.loss.to_numpy()[both])
-        differs = sum((g[k].to_numpy() != c[k].to_numpy()) & g[k].notna().to_numpy() & c[k].notna().to_numpy() for k in keys)
-        rows.append(dict(arm=a, seed=s, steps=int(both.sum()), max_abs_loss_diff=float(abs(d).max()) if both.any() else None,
-                         first_difference=int(g.step.to_numpy()[differs > 0].min()) if differs.any() else None,
-                         arm_steps=len(g), control_steps=len(cs)))
-    return pd.DataFrame(rows, columns=cols).astype({"first_difference": "Int64"})
-
-# %% ../nbs/4_experiments/41_decision.ipynb #pairgap0cd
-def paired_loss_gap(logs, control: str, window: int = 250) -> "pd.DataFrame":
-    """Per arm and seed against the control's same seed: the mean training-loss difference (arm − control) over the steps
-    both logged (`mean`), the same per `window` of steps (columns named by the window's last step), and how many of its
-    `windows` the arm's mean loss was the `higher` in."""
-    import pandas as pd
-    if not len(logs): return pd.DataFrame()
-    rows = []
-    for a, s, g, cs in _with_control(logs, control):
-        d = g[["step", "loss"]].merge(cs[["step", "loss"]], on="step", suffixes=("", "_c"))
-        if d.empty: continue
-        d = d.assign(gap=d.loss - d.loss_c, end=((d.step - 1) // window + 1) * window)
-        w = d.groupby("end").gap.mean()
-        rows.append({"arm": a, "seed": s, "steps": len(d), "mean": d.gap.mean(), "higher": int((w > 0).sum()), "windows": len(w), **w.to_dict()})
-    return pd.DataFrame(rows).set_index(["arm", "seed"]) if rows else pd.DataFrame()
-
-# %% ../nbs/4_experiments/41_decision.ipynb #456ffae3
-def capacity_curve(spec: Spec, runs, distinct: int, order: int = 4) -> "pd.DataFrame":
-    "Per arm with an Engram of `order`: rows per order, load = `distinct` ÷ rows, whether it is the control, its metric's mean, lo, hi, n; by load."
-    import pandas as pd
-    out = []
-    for a in spec.arms:
-        e = arm_config(spec, a).engram
-        if not e.enabled or order not in e.orders: continue
-        rows = round_rows(int(e.rows))
-        ok = runs[(runs.arm == a) & (runs.status == "ok")] if runs is not None and len(runs) else pd.DataFrame()
-        out.append(dict(arm=a, rows=rows, load=distinct / rows, control=a == spec.control, **spread(ok[spec.metric] if spec.metric in ok else [])))
-    cols = ["arm", "rows", "load", "control", "mean", "lo", "hi", "n"]
-    return pd.DataFrame(out, columns=cols).sort_values("load").reset_index(drop=True)
-
-# %% ../nbs/4_experiments/41_decision.ipynb #b7159097
-def leaves_band(curve, goal: str = "lower") -> dict | None:
-    "The control's band, the last arm inside it before the first worse one, that arm's load, and the factor 1/load; None without 2 control seeds."
-    c = curve[curve.control].iloc[0]
-    if c.n < 2: return None
-    last, out, gap = c, None, []
-    for _, r in curve.iterrows():
-        if r.n == 0: gap.append(r.arm); continue          # not recorded: the walk goes on, and says so
-        if loses_to_every_seed(r["mean"], c.lo, c.hi, goal): out = r; break
-        if r.load >= last.load: last, gap = r, []
-    return dict(band=(c.lo, c.hi), last_inside=last.arm, load=last.load, first_out=None if out is None else out.arm,
-                first_out_load=None if out is None else out.load, unrecorded=gap, factor=1 / last.load)
-
-# %% ../nbs/4_experiments/41_decision.ipynb #occup0cd
-def _corpus(data) -> tuple:
-    "The corpus a config's `data` names: its `source` and `sources` (both empty: the default corpus)."
-    data = data if isinstance(data, dict) else to_dict(data) if data is not None else {}
-    return (data.get("source") or "", tuple(data.get("sources") or ()))
-
-def ngram_record(runs_dir, data=None) -> dict | None:
-    """The n-gram survey of the corpus `data` names (a config's `data`; None: the default corpus) among `runs_dir/ngrams*/`
-    (`ngrams.json` and its `manifest.json`), with the config that made it; None while there is none."""
-    for d in sorted(Path(runs_dir).glob("ngrams*")):
-        if not ((d / "ngrams.json").exists() and (d / "manifest.json").exists()): continue
-        cfg = json.loads((d / "manifest.json").read_text())["config"]
-        if _corpus(cfg.get("data")) == _corpus(data):
-            return dict(json.loads((d / "ngrams.json").read_text()), config=cfg, record=d.name)
-    return None
-
-def arm_occupancy(spec: Spec, ng: dict) -> "pd.DataFrame":
-    "Per arm and order: rows per order, table GB (with momentum), distinct n-grams seen, load factor, shared share."
-    import pandas as pd
-    from dormouse.ngram import expected_shared, same_windows   # here, not at the top: they bring torch, which reading records needs not
-    out = []
-    for arm in spec.arms:
-        cfg = to_dict(arm_config(spec, arm, ng["seed"]))
-        same = same_windows(cfg, ng["config"])
-        e = cfg["engram"]
-        if not e["enabled"]: out.append(dict(arm=arm, order=None, rows=0, same_windows=same)); continue
-        rows = round_rows(int(e["rows"]))
-        gb = table_bytes(rows, e["dim"], len(e["orders"])) / GB
-        for o in (o for o in ng["orders"] if o["order"] in e["orders"]):
-            rung = next((r for r in o["rungs_seen"] if r["rows"] == rows), None)
-            out.append(dict(arm=arm, order=o["order"], rows=rows, table_gb=gb,
-                            distinct=o["seen"], load=o["seen"] / rows, shared_expected=expected_shared(o["seen"], rows),
-                            shared_measured=rung["shared"] if rung else None, same_windows=same))
-    return pd.DataFrame(out).astype({"order": "Int64"})
 
 # %% ../nbs/4_experiments/41_decision.ipynb #armverd0cd
 def arm_verdicts(exp_dir, prefix: str = "", **settings) -> tuple:

@@ -8,543 +8,20 @@ Docs: https://dormouse-ml.github.io/dormouse/3_training/distributed.html.md"""
 
 # %% ../nbs/3_training/35_distributed.ipynb #7bc8002a
 from __future__ import annotations
-import contextlib, copy, datetime, io, mmap, os, re, shutil, uuid, warnings
-from pathlib import Path
-import numpy as np
-import torch
+import contextlib, copy, io
 import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel
-from torch.distributed.tensor import DTensor
-from .checkpoint import CheckpointError, save_checkpoint, step_name
-from .config import Config, ConfigError
+from fastcore.basics import patch
+from .config import Config
 from .data import batch_at
-from .host_table import (EPS, HostTable, _apply_cols, _divide_cols, _normalise_rows_inplace, row_kernel,
-                                 tree_sum)
-from .lock import announce, run_lock
-from .optim import NS_IMPLS
-from .records import write_json
-from .step import repeatable
-from . import train as _train
+from .evaluate import pick_device
+from .node_table import Node, NodeRows, OwnerRows, serve_rows, stop_serving, table_pss_kb
+from .parallel import ExpertShare, ddp_loss, fsdp_loss, ranks_agree, shard_fsdp, sum_load
+from .ranks import Ranks, RowsMerged, init_ranks, rank_rows
+from .run_loop import _Run, _train_state
+from .sharded import load_whole, save_sharded
 
 # %% auto #0
-__all__ = ['TIMEOUT_S', 'SHM', 'SECTIONS', 'DCP', 'launched', 'Ranks', 'init_ranks', 'rank_rows', 'all_gather_rows',
-           'merge_parts', 'merge_rows', 'share_engram', 'shared_alloc', 'Node', 'shared_updates', 'share_loads',
-           'node_tables', 'table_pss_kb', 'row_bounds', 'row_range', 'owned_update', 'to_owners', 'owner_table',
-           'serve_rows', 'stop_serving', 'sync_balance', 'expert_share', 'split_newton_schulz', 'ddp_loss',
-           'ranks_agree', 'shard_fsdp', 'fsdp_loss', 'save_sharded', 'load_sharded', 'whole_optim_state', 'load_whole',
-           'RankRun', 'train_ranks']
-
-# %% ../nbs/3_training/35_distributed.ipynb #f5f3044b
-TIMEOUT_S = 300   # a collective that waits longer raises (a rank that died without torchrun noticing)
-
-def launched() -> bool:
-    "Whether this process is one rank of several that torchrun started (`WORLD_SIZE` > 1)."
-    return int(os.environ.get("WORLD_SIZE", "1")) > 1
-
-class Ranks:
-    "This process's place: `rank` of `world`, `local_rank` of `local_world` on its node; `writer` for rank 0."
-    def __init__(self, rank: int | None = None, world: int | None = None, local_rank: int | None = None, local_world: int | None = None):
-        e, pick = os.environ, lambda v, key, d: int(e.get(key, d)) if v is None else v   # torchrun's variables by default
-        self.rank, self.world = pick(rank, "RANK", 0), pick(world, "WORLD_SIZE", 1)
-        self.local_rank, self.local_world = pick(local_rank, "LOCAL_RANK", 0), pick(local_world, "LOCAL_WORLD_SIZE", 1)
-        self.writer = self.rank == 0
-    def __repr__(self): return f"rank {self.rank} of {self.world} (local {self.local_rank} of {self.local_world})"
-
-def init_ranks(device_type: str) -> Ranks:
-    "Join torchrun's process group (gloo on the CPU, NCCL on CUDA, one GPU per local rank); this process's `Ranks`."
-    r = Ranks()
-    if device_type == "cuda": torch.cuda.set_device(r.local_rank)
-    if not dist.is_initialized():
-        timeout = datetime.timedelta(seconds=float(os.environ.get("DORMOUSE_DIST_TIMEOUT", TIMEOUT_S)))
-        dist.init_process_group("nccl" if device_type == "cuda" else "gloo", timeout=timeout)
-    return r
-
-# %% ../nbs/3_training/35_distributed.ipynb #7e8a5c45
-def rank_rows(batch_size: int, ranks: Ranks) -> slice:
-    "This rank's rows of a micro-batch of `batch_size` windows (all ranks': `data.batch_size`); one line if they don't split."
-    if batch_size % ranks.world:
-        raise ConfigError(f"data.batch_size={batch_size} (the windows of all ranks together) does not split over "
-                          f"{ranks.world} ranks: use a multiple of {ranks.world}")
-    b = batch_size // ranks.world
-    return slice(ranks.rank * b, (ranks.rank + 1) * b)
-
-# %% ../nbs/3_training/35_distributed.ipynb #5b9862af
-def all_gather_rows(t: torch.Tensor) -> list[torch.Tensor]:
-    "Every rank's `t` (same trailing shape and dtype, any length along dim 0), in rank order."
-    n = torch.tensor([len(t)], device=t.device)
-    sizes = [torch.zeros_like(n) for _ in range(dist.get_world_size())]
-    dist.all_gather(sizes, n)
-    sizes = [int(s) for s in sizes]
-    pad = t.new_zeros((max(sizes), *t.shape[1:]))
-    pad[:len(t)] = t
-    out = [torch.empty_like(pad) for _ in sizes]
-    dist.all_gather(out, pad)
-    return [o[:s] for o, s in zip(out, sizes)]
-
-def merge_parts(ids: list, grads: list) -> tuple[torch.Tensor, torch.Tensor]:
-    """The ranks' unique row ids and row gradients (each the gradient of its rank's mean loss), in rank order: their
-    union, sorted, and each row's gradient of the mean over ranks, as one process reading all ranks' windows gets it."""
-    all_ids, all_g = torch.cat(ids), torch.cat(grads)
-    uniq, inv = torch.unique(all_ids, sorted=True, return_inverse=True)
-    g = torch.zeros(len(uniq), all_g.shape[1], dtype=all_g.dtype, device=all_g.device).index_add_(0, inv, all_g)
-    return uniq, g / len(ids)
-
-def merge_rows(ids: torch.Tensor, grad: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    "`merge_parts` of every rank's `ids` and `grad`, gathered from the process group."
-    return merge_parts(all_gather_rows(ids), all_gather_rows(grad))
-
-# %% ../nbs/3_training/35_distributed.ipynb #daa5af8e
-def share_engram(eng, owners: Node | None = None):
-    """Make `eng`'s step update the rows of every rank: its `pop_grads` (read by the step and by the prefetch
-    pipeline) returns the merged ids and gradients, so each rank applies the same update to its own copy. With
-    `owners` (the run's `Node`, its host table an `owner_table`) each row goes only to the lead of the node that owns
-    it (`to_owners`), which merges what it received and gets those rows alone; the other ranks get none (their update
-    only waits for the lead's). `step_metrics` adds the step's `grad_rows_sent` and `grad_rows_received`, and
-    `eng.grad_rows` adds them up."""
-    pop, figures = eng.pop_grads, eng.step_metrics
-    bounds = row_bounds(eng.n_tables * eng.rows, owners.n_nodes) if owners is not None else None
-    eng.grad_rows, last = dict(sent=0, received=0), dict(sent=0, received=0)
-    def pop_merged():
-        p = pop()
-        if p is None: ids, uc, g = torch.zeros(0, dtype=torch.long), None, torch.zeros(0, eng.dim)   # still joins the collectives
-        else: ids, uc, g = p
-        if owners is None:
-            parts = all_gather_rows(ids), all_gather_rows(g.float())
-            sent, n = len(ids) * len(parts[0]), sum(map(len, parts[0]))
-        else:
-            *parts, n = to_owners(ids.cpu() if uc is None else uc, g.float().cpu(), owners, bounds)
-            sent = len(ids)
-        last.update(sent=sent, received=sum(map(len, parts[0])))
-        for k in last: eng.grad_rows[k] += last[k]
-        if n == 0: return None                # no rank read a row: no update
-        uniq, g = merge_parts(*parts)
-        return uniq, uniq.cpu(), g
-    eng.pop_grads = pop_merged
-    eng.step_metrics = lambda: dict(figures(), grad_rows_sent=last["sent"], grad_rows_received=last["received"])
-    return eng
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302
-SHM = Path("/dev/shm")     # tmpfs: a file there is memory that every process of the node can map
-
-def shared_alloc(tag: str, create: bool):
-    """`HostTable`'s `alloc` over files `SHM/{tag}.{k}` (k: the table's k-th buffer), mapped `MAP_SHARED`: `create`
-    makes them (the node's lead; zero pages, as an anonymous map's), else the existing ones are mapped. `.paths`: the files."""
-    paths = []
-    def alloc(nbytes: int, hugepages=True) -> np.ndarray:
-        path = SHM / f"{tag}.{len(paths)}"; paths.append(path)
-        fd = os.open(path, os.O_RDWR | (os.O_CREAT | os.O_EXCL if create else 0), 0o600)
-        try:
-            if create: os.ftruncate(fd, nbytes)
-            mm = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED)
-        finally: os.close(fd)                 # the mapping holds the memory
-        if hugepages and hasattr(mmap, "MADV_HUGEPAGE"):
-            try: mm.madvise(mmap.MADV_HUGEPAGE)   # honoured where the kernel's shmem_enabled allows it
-            except OSError: pass
-        return np.frombuffer(mm, np.float32, count=nbytes // 4)
-    alloc.paths = paths
-    return alloc
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302b
-class Node:
-    """This rank's node: its global `members`, `lead` (local rank 0 of it), `index` among the nodes, every node's
-    `leads`, and two gloo groups of its ranks: `group` (the main thread's) and `updates` (the table updates', run where
-    the update runs)."""
-    def __init__(self, ranks: Ranks):
-        nodes = [None] * ranks.world        # torchrun's node rank: two agents on one machine are two nodes
-        dist.all_gather_object(nodes, int(os.environ.get("GROUP_RANK", ranks.rank // ranks.local_world)))
-        order = sorted(set(nodes))
-        members = [[r for r in range(ranks.world) if nodes[r] == n] for n in order]
-        self.group, _ = dist.new_subgroups_by_enumeration(members, backend="gloo")
-        self.updates, _ = dist.new_subgroups_by_enumeration(members, backend="gloo")
-        self.index, self.n_nodes = order.index(nodes[ranks.rank]), len(order)
-        self.members = members[self.index]
-        self.lead = ranks.rank == self.members[0]
-        self.leads = [m[0] for m in members]   # each node's lead, by node
-        if len({len(m) for m in members}) == 1:   # equal nodes: rank l of each node, one group per l (the leads' is l = 0)
-            self.across, _ = dist.new_subgroups_by_enumeration([list(c) for c in zip(*members)], backend="gloo")
-            self.peers = [m[self.members.index(ranks.rank)] for m in members]
-    def __repr__(self): return f"node {self.index} of {self.n_nodes}: ranks {self.members}"
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302c
-def shared_updates(t: HostTable, node: Node) -> HostTable:
-    "Make host table `t`'s updates the node lead's alone, each followed by a barrier of the node's ranks (before anyone reads again)."
-    for name in ("momentum_update", "adam_update"):
-        def once(*a, _apply=getattr(t, name), **k):
-            if node.lead: _apply(*a, **k)
-            dist.barrier(group=node.updates)
-        setattr(t, name, once)
-    return t
-
-def share_loads(eng, node: Node):
-    "Make `eng.load_tables` the lead's alone: the node's other ranks take the update counter from it, once its rows are in."
-    load = eng.load_tables
-    def load_once(ckpt_dir):
-        if eng.server is not None: eng.server.drain()
-        box = [load(ckpt_dir) if node.lead else None]
-        dist.broadcast_object_list(box, src=node.members[0], group=node.group)   # returns once the lead has loaded
-        eng.t = int(box[0]["t"])
-        return box[0]
-    eng.load_tables = load_once
-    return eng
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c302d
-@contextlib.contextmanager
-def node_tables(node: Node, owned: bool = False):
-    """Inside, an Engram's host table is made once per node in shared memory (`shared_alloc`): the lead makes and
-    initialises it, the node's other ranks map it after a barrier, then the lead unlinks its files. `owned`: the
-    table holds the node's range of rows only (`owner_table`)."""
-    from dormouse.engram import Engram
-    made = Engram._new_host_table
-    def new_host_table(eng, init: bool) -> HostTable:
-        if node.lead: eng._check_fits()      # the RAM guard where the RAM is taken
-        tag = [f"dormouse-table-{os.getpid()}-{uuid.uuid4().hex[:12]}"]
-        dist.broadcast_object_list(tag, src=node.members[0], group=node.group)
-        alloc = shared_alloc(tag[0], create=node.lead)
-        lo, hi = row_range(eng.n_tables * eng.rows, node) if owned else (0, eng.n_tables * eng.rows)
-        make = lambda init: HostTable(1, hi - lo, eng.dim, eng._layout, eng._hugepages, init=init,
-                                      states=eng.states, alloc=alloc, first=lo)
-        if node.lead: t = make(init)
-        dist.barrier(group=node.group)       # made and initialised
-        if not node.lead: t = make(False)
-        dist.barrier(group=node.group)       # mapped by every rank of the node
-        if node.lead:
-            for path in alloc.paths: path.unlink()
-        share_loads(eng, node)
-        return owner_table(t, node, lo, hi, eng.n_tables * eng.rows) if owned else shared_updates(t, node)
-    Engram._new_host_table = new_host_table
-    try: yield
-    finally: Engram._new_host_table = made
-
-def table_pss_kb(t: HostTable) -> int:
-    """This process's proportional share (`Pss`, kB) of the mappings that hold host table `t`'s arrays: a page that k
-    processes map counts 1/k in each, so the ranks' sum is the RAM the table takes on the node."""
-    from numpy.lib.array_utils import byte_bounds
-    spans = [byte_bounds(a) for a in (t.W, t.M, t.V) if a is not None]    # a column view ends inside its buffer
-    kb, hit = 0, False
-    for line in Path("/proc/self/smaps").read_text().splitlines():
-        m = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)
-        if m:
-            lo, hi = int(m[1], 16), int(m[2], 16)
-            hit = any(lo < e and s < hi for s, e in spans)
-        elif hit and line.startswith("Pss:"): kb += int(line.split()[1])
-    return kb
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306
-def row_bounds(n: int, n_nodes: int) -> list[int]:
-    "Where each node's rows of `n` start, and `n`: node k owns the flat ids `[b[k], b[k+1])`, contiguous, as even as `n` allows."
-    return [k * n // n_nodes for k in range(n_nodes + 1)]
-
-def row_range(n: int, node: Node) -> tuple[int, int]:
-    "The flat row ids `[lo, hi)` of `n` that `node` owns."
-    b = row_bounds(n, node.n_nodes)
-    return b[node.index], b[node.index + 1]
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306b
-def _trade(send: torch.Tensor, counts: list, back: list, group) -> torch.Tensor:
-    "`all_to_all_single` of `send` (rows by destination, `counts` of them to each) from which `back[i]` rows come from rank i."
-    out = send.new_empty((sum(back), *send.shape[1:]))
-    dist.all_to_all_single(out, send.contiguous(), back, counts, group=group)
-    return out
-
-def _col_sums(X: np.ndarray, group) -> torch.Tensor:
-    "Column sums of `|X|` (a pairwise tree over this node's rows) added over the nodes' leads."
-    s = tree_sum(torch.from_numpy(X).abs(), 0) if len(X) else torch.zeros(X.shape[1])
-    dist.all_reduce(s, group=group)
-    return s
-
-def _count(n: int, group) -> int:
-    "`n` added over `group`."
-    s = torch.tensor([n]); dist.all_reduce(s, group=group)
-    return int(s)
-
-def owned_update(t: HostTable, ids: np.ndarray, g: np.ndarray, sinkhorn: bool, lr: float, mu: float, passes: int,
-                 group, eps: float = EPS):
-    """`host_update` on this node's rows (`ids` local to `t`, `g` their gradients) of an update whose rows are spread
-    over the leads of `group`: Sinkhorn's column means over every node's rows (`_col_sums` and the row count added
-    over `group`), the rest row by row."""
-    T, woff, S, moff = t.arrays
-    U, D = g.shape
-    lr, mu, eps = np.float32(lr), np.float32(mu), np.float32(eps)
-    both, row_step = T is not S or abs(woff - moff) != D, row_kernel(D)
-    if not sinkhorn or passes < 1:
-        if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, np.empty((0, D), np.float32), t.prefetch, both)
-        return
-    X, n_all = np.empty((U, D), np.float32), _count(U, group)
-    if U: row_step(T, woff, S, moff, ids, g, lr, mu, eps, X, t.prefetch, both)   # momentum, d, first row normalisation
-    for p in range(passes):
-        if p and U: _normalise_rows_inplace(X, eps)
-        c = torch.clamp_min(_col_sums(X, group) / float(n_all), float(eps)).numpy()   # fp32, as `_col_scales`
-        if p < passes - 1 and U: _divide_cols(X, c)
-    if U: _apply_cols(T, woff, ids, X, c, lr, t.prefetch)
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306c
-def to_owners(ids: torch.Tensor, g: torch.Tensor, node: Node, bounds: list) -> tuple[list, list, int]:
-    """Send each of this rank's rows (`ids`: sorted unique flat ids, `g`: their gradients, on the CPU) to the lead of
-    the node that owns it (`bounds`: `row_bounds`), by `all_to_all_single` over every rank (`node.all`), after an
-    all-gather of how many rows each rank sends each. What this rank received, by sending rank in rank order (ids,
-    gradients; nothing off the leads), and how many rows all ranks sent."""
-    ends = torch.searchsorted(ids, torch.tensor(bounds[1:-1])).tolist()
-    counts = torch.zeros(dist.get_world_size(node.all), dtype=torch.long)
-    counts[node.leads] = torch.tensor([b - a for a, b in zip([0, *ends], [*ends, len(ids)])])
-    every = [torch.empty_like(counts) for _ in counts]
-    dist.all_gather(every, counts, group=node.all)
-    back = [int(c[dist.get_rank(node.all)]) for c in every]
-    got_ids, got_g = (_trade(x, counts.tolist(), back, node.all) for x in (ids, g))
-    return list(got_ids.split(back)), list(got_g.split(back)), int(sum(c.sum() for c in every))
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306d
-def owner_table(t: HostTable, node: Node, lo: int, hi: int, n: int) -> HostTable:
-    """Make `t`, this node's rows `[lo, hi)` of `n`, answer as the whole table: `gather` trades ids and rows with the
-    owners, the updates apply the rows of this node's range they are given (the lead's, then a node barrier),
-    `write_chunk` keeps this node's part, `read_chunk` (rank 0's, for the checkpoint) asks the other owners for theirs
-    (`serve_rows`). Makes `node.all`, a gloo group of every rank, for `to_owners`."""
-    if not hasattr(node, "across"): raise ConfigError("engram.placement=owner needs the same number of ranks on every node")
-    if not hasattr(node, "all"): node.all = dist.new_group(backend="gloo")     # every rank makes it, at the same point
-    bounds = row_bounds(n, node.n_nodes)
-    cuts = torch.tensor(bounds[1:-1])
-    gather, read, write = t.gather, t.read_chunk, t.write_chunk
-    def split(ids):   # sorted flat ids -> how many each node owns
-        ends = torch.searchsorted(ids, cuts).tolist()
-        return [b - a for a, b in zip([0, *ends], [*ends, len(ids)])]
-    def owned_gather(ids, out=None):
-        ids = torch.as_tensor(ids).cpu()
-        counts = split(ids)
-        back = _trade(torch.tensor(counts), [1] * node.n_nodes, [1] * node.n_nodes, node.across).tolist()
-        asked = _trade(ids, counts, back, node.across)
-        rows = _trade(gather(asked - lo) if len(asked) else torch.zeros(0, t.dim), back, counts, node.across)
-        if out is None: return rows
-        out[:len(rows)].copy_(rows); return out[:len(rows)]
-    def mine(ids, g):   # sorted flat ids of this node's range -> local ids; gradients as float32 arrays
-        ids = torch.as_tensor(ids).cpu()
-        if len(ids) and (ids[0] < lo or ids[-1] >= hi): raise ValueError(f"rows outside this node's range [{lo}, {hi})")
-        g = g.numpy() if isinstance(g, torch.Tensor) else g
-        return (ids - lo).numpy().astype(np.int64), np.ascontiguousarray(g, dtype=np.float32)
-    def momentum_update(ids, grad, sinkhorn, lr, mu, passes=2):
-        if node.lead: owned_update(t, *mine(ids, grad), sinkhorn, lr, mu, passes, node.across)
-        dist.barrier(group=node.updates)
-    def adam_update(ids, grad, k, lr, betas, eps):
-        if node.lead: HostTable.adam_update(t, *mine(ids, grad), k, lr, betas, eps)
-        dist.barrier(group=node.updates)
-    def write_chunk(kind, start, a):
-        a0, a1 = max(start, lo), min(start + len(a), hi)
-        if a0 < a1: write(kind, a0 - lo, a[a0 - start:a1 - start])
-    def read_chunk(kind, start, m):
-        parts = []
-        for k in range(node.n_nodes):
-            a0, a1 = max(start, bounds[k]), min(start + m, bounds[k + 1])
-            if a0 >= a1: continue
-            if k == node.index: parts.append(read(kind, a0 - lo, a1 - a0)); continue
-            src = node.peers[k]                 # that node's lead (rank 0 is this node's lead)
-            dist.send(torch.tensor([SECTIONS.index(kind), a0, a1]), src, group=node.across)
-            buf = torch.empty(a1 - a0, t.dim); dist.recv(buf, src, group=node.across); parts.append(buf.numpy())
-        return np.concatenate(parts)
-    t.gather, t.momentum_update, t.adam_update, t.read_chunk, t.write_chunk = owned_gather, momentum_update, adam_update, read_chunk, write_chunk
-    t.owned = (lo, hi)
-    return t
-
-SECTIONS = ("weight", "momentum", "second")     # a checkpoint's row arrays, by number in a request
-
-# %% ../nbs/3_training/35_distributed.ipynb #a1b2c306e
-def serve_rows(t: HostTable, node: Node, writer: int):
-    "A lead's answers to the checkpoint writer's `read_chunk` requests (section, first, end) until `[-1, 0, 0]`."
-    lo, _ = t.owned
-    while True:
-        req = torch.empty(3, dtype=torch.long); dist.recv(req, writer, group=node.across)
-        kind, a0, a1 = req.tolist()
-        if kind < 0: return
-        dist.send(torch.from_numpy(HostTable.read_chunk(t, SECTIONS[kind], a0 - lo, a1 - a0)), writer, group=node.across)
-
-def stop_serving(node: Node):
-    "The writer tells the other leads that the checkpoint has every row."
-    for k, peer in enumerate(node.peers):
-        if k != node.index: dist.send(torch.tensor([-1, 0, 0]), peer, group=node.across)
-
-# %% ../nbs/3_training/35_distributed.ipynb #f4faf1d7
-def sync_balance(model):
-    "Sum the MoE's routing load over the ranks before the step's bias update (each rank counted only its own windows)."
-    after = model.after_step
-    def after_step():
-        dist.all_reduce(model.loop.moe.load)
-        after()
-    model.after_step = after_step
-    return model
-
-# %% ../nbs/3_training/35_distributed.ipynb #0d7b2023
-def expert_share(n: int, ranks: Ranks) -> slice:
-    "This rank's experts of a chunk of `n`: contiguous, as even as `n` allows (the last ranks may get none)."
-    per = -(-n // ranks.world)
-    return slice(min(ranks.rank * per, n), min((ranks.rank + 1) * per, n))
-
-def split_newton_schulz(bank, ranks: Ranks):
-    """Make BankMuon `bank` orthogonalise only this rank's experts of each chunk, then all-gather the others':
-    momentum and the update stay on every rank (elementwise, cheap), the Newton–Schulz (the step's cost) is split."""
-    def chunk_update(group, p, sl, fetched):
-        upd = bank._momentum(group, p, sl, fetched)
-        mine = upd[expert_share(len(upd), ranks)]
-        o = (NS_IMPLS[bank.ns_impl](mine, group["ns_coefficients"], group["ns_steps"], group["eps"], bank.ns_dtype)
-             if len(mine) else mine.to(bank.ns_dtype))
-        return bank._apply(group, p, sl, torch.cat(all_gather_rows(o.contiguous())))
-    bank._chunk_update = chunk_update
-    return bank
-
-# %% ../nbs/3_training/35_distributed.ipynb #bd9e1809
-class _Loss(torch.nn.Module):
-    "The model's loss as a module's forward, so that DDP's hooks see each pass."
-    def __init__(self, model): super().__init__(); self.model = model
-    def forward(self, idx, targets, offloader=None): return self.model.loss(idx, targets, offloader=offloader)
-
-def ddp_loss(model, device, accum: int = 1):
-    """`loss_fn` for `train_step`: the loss through DDP, with the cross-entropy it reports averaged over ranks (the
-    mean over the global micro-batch, what rank 0 logs). Of a step's `accum` micro-batches only the last one's
-    backward averages the gradients over the ranks (DDP's `no_sync` for the others: one all-reduce per step)."""
-    with warnings.catch_warnings():       # torch 2.13 names a successor that does not yet leave buffers alone at init
-        warnings.simplefilter("ignore", FutureWarning)
-        ddp = DistributedDataParallel(_Loss(model), device_ids=[device] if device.type == "cuda" else None,
-                                      broadcast_buffers=False)   # buffers (routing load, bias) are kept equal by `sync_balance`
-    calls = [0]
-    def loss_fn(idx, targets, offloader=None):
-        calls[0] += 1
-        ddp.require_backward_grad_sync = calls[0] % accum == 0     # what `no_sync` sets, read by DDP's forward
-        loss, ce = ddp(idx, targets, offloader=offloader)
-        ce = ce.detach().clone(); dist.all_reduce(ce)
-        return loss, ce / dist.get_world_size()
-    loss_fn.ddp = ddp
-    return loss_fn
-
-# %% ../nbs/3_training/35_distributed.ipynb #3f83fc5c
-def ranks_agree(model) -> None:
-    """Raise when the ranks' weights differ (a float64 sum of every parameter and buffer, compared across ranks;
-    under FSDP2 the replicated ones: a sharded tensor has no replica to compare)."""
-    ts = [t for t in list(model.parameters()) + list(model.buffers()) if not isinstance(t, DTensor)]
-    s = torch.stack([t.detach().double().sum() for t in ts] or [torch.zeros((), dtype=torch.float64)]).cpu()
-    got = [torch.zeros_like(s) for _ in range(dist.get_world_size())]
-    dist.all_gather_object(got, s)
-    bad = [r for r, g in enumerate(got) if not torch.equal(g, got[0])]
-    if bad: raise RuntimeError(f"the ranks' weights differ (ranks {bad} against rank 0): the replicas went apart")
-
-# %% ../nbs/3_training/35_distributed.ipynb #f5d20a02
-def shard_fsdp(model, ranks: Ranks):
-    """Shard `model` in place with FSDP2: each prelude and coda block, the loop block's attention and MoE, then the root.
-    The split bank's low bits become `DTensor`s of this rank's experts; the Engram's device table is left out."""
-    from torch.distributed.fsdp import fully_shard
-    from torch.distributed.tensor import Shard, init_device_mesh
-    moe, eng = model.loop.moe, model.engram
-    if moe.n_experts % ranks.world:
-        raise ConfigError(f"model.n_experts={moe.n_experts} does not split over {ranks.world} ranks under train.parallel=fsdp "
-                          f"(each rank holds whole experts): use a multiple of {ranks.world}, or train.parallel=ddp")
-    mesh = init_device_mesh(moe.w13.device.type, (ranks.world,))
-    dense = [m for m in (moe.norm, moe.router, moe.shared) if m is not None]    # fp32 beside a split bank's bf16: own groups
-    for blk in [*model.prelude, model.loop.attn, *dense, moe, *model.coda]: fully_shard(blk, mesh=mesh)
-    fully_shard(model, mesh=mesh, ignored_params=set(eng.own_parameters()) if eng is not None else None)
-    if moe.split:
-        for name in ("w13_low", "w2_low"):
-            mine = getattr(moe, name).chunk(ranks.world)[ranks.rank].clone()
-            setattr(moe, name, DTensor.from_local(mine, mesh, [Shard(0)], run_check=False))
-    moe.bank_copies = lambda x: ()      # a copy made outside the MoE's forward would read the shards
-    return model
-
-def fsdp_loss(model, accum: int = 1):
-    """`loss_fn` for `train_step` under FSDP2: the model's loss, its cross-entropy averaged over ranks as `ddp_loss`
-    reports it. Of a step's `accum` micro-batches only the last one's backward reduce-scatters the gradients
-    (`set_requires_gradient_sync(False)` for the others: they add up unsharded, one reduction per step)."""
-    calls = [0]
-    def loss_fn(idx, targets, offloader=None):
-        calls[0] += 1
-        model.set_requires_gradient_sync(calls[0] % accum == 0)
-        loss, ce = model.loss(idx, targets, offloader=offloader)
-        ce = ce.detach().clone(); dist.all_reduce(ce)
-        return loss, ce / dist.get_world_size()
-    return loss_fn
-
-# %% ../nbs/3_training/35_distributed.ipynb #f5d20a04
-DCP = "dcp"     # a sharded checkpoint's folder of torch.distributed.checkpoint files
-
-def _sharded_state(model, opt):
-    "The model's and the optimizers' state dicts (DTensors where sharded) and the optimizers, for `dcp.save`/`dcp.load`."
-    from torch.distributed.checkpoint.state_dict import get_state_dict
-    opts = list(opt.opts.values())
-    msd, osd = get_state_dict(model, opts)   # a fresh optimizer's state is made first, by a step at lr 0
-    return dict(model=msd, optim=osd), opts
-
-def save_sharded(root, step: int, model, opt, train_state: dict, ranks: Ranks, writers=()) -> Path:
-    """Checkpoint `step` of a sharded run under `root`: every rank's shards through DCP into a staging folder, then
-    rank 0 publishes it inside today's checkpoint (`save_checkpoint`: `train.pt`, `writers`, manifest, one rename)."""
-    import torch.distributed.checkpoint as dcp
-    root = Path(root); stage = root / f".dcp-{step_name(step)}"
-    if ranks.writer:
-        root.mkdir(parents=True, exist_ok=True)
-        for d in root.glob(".dcp-*"): shutil.rmtree(d, ignore_errors=True)    # a killed save's shards
-    dist.barrier()
-    sd, _ = _sharded_state(model, opt)
-    dcp.save(sd, checkpoint_id=stage)      # returns once every rank's files and the metadata are written
-    if ranks.writer:
-        save_checkpoint(root, step, dict(train=train_state), writers=[lambda tmp: os.rename(stage, tmp / DCP), *writers])
-    dist.barrier()
-    return root / step_name(step)
-
-def load_sharded(checkpoint: dict, model, opt) -> None:
-    """Load a sharded checkpoint (`load_checkpoint`'s dict of its `train` part) into `model` and `opt`, sharded or
-    not, the optimizers' settings kept the run's (as `Optimizers.load_state_dict`); then the Engram's tables."""
-    import torch.distributed.checkpoint as dcp
-    from torch.distributed.checkpoint.state_dict import set_state_dict
-    path = Path(checkpoint["dir"])
-    keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
-    sd, opts = _sharded_state(model, opt)
-    try:
-        with warnings.catch_warnings():     # one process reading shards is meant, not assumed (DCP warns either way)
-            warnings.filterwarnings("ignore", message="torch.distributed is disabled")
-            dcp.load(sd, checkpoint_id=path / DCP, no_dist=not dist.is_initialized())
-    except Exception as e:
-        raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
-    set_state_dict(model, opts, model_state_dict=sd["model"], optim_state_dict=sd["optim"])
-    for k, o in opt.opts.items():
-        for g, s in zip(o.param_groups, keep[k]): g.update(s)
-    if model.engram is not None: model.engram.load_tables(path)
-
-# %% ../nbs/3_training/35_distributed.ipynb #a7c31e02
-def whole_optim_state(model, opt, saved: dict) -> dict:
-    """A whole checkpoint's optimizer state (`Optimizers.state_dict`: each optimizer's parameters by number, in its
-    groups' order) with the parameters named, every optimizer in one dict: what `set_state_dict` reads."""
-    names = {id(p): n for n, p in model.named_parameters()}
-    if sorted(saved) != sorted(opt.opts): raise ValueError(f"optimizer state has {sorted(saved)}, this model needs {sorted(opt.opts)}")
-    state, groups = {}, []
-    for k, o in opt.opts.items():
-        sd = saved[k]
-        have, want = ([len(g["params"]) for g in gs] for gs in (sd["param_groups"], o.param_groups))
-        if have != want: raise ValueError(f"the {k} optimizer's groups hold {have} parameters, this model's {want}")
-        for g, live in zip(sd["param_groups"], o.param_groups):
-            fqns = [names[id(p)] for p in live["params"]]
-            state.update({n: sd["state"][i] for i, n in zip(g["params"], fqns) if i in sd["state"]})
-            groups.append({**g, "params": fqns})
-    return dict(state=state, param_groups=groups)
-
-def _mine(whole: torch.Tensor, live):
-    "This rank's part of `whole`, sharded as the live tensor `live` is (a plain tensor, or None: `whole` itself)."
-    if not isinstance(live, DTensor): return whole
-    from torch.distributed.tensor import distribute_tensor
-    return distribute_tensor(whole.to(live.device), live.device_mesh, live.placements, src_data_rank=None)  # no collective
-
-def load_whole(checkpoint: dict, model, opt) -> None:
-    """Load a whole-model checkpoint (`load_checkpoint`'s dict with `model` and `optim`) into sharded `model` and
-    `opt`: each rank keeps its part of every tensor, cut from its own copy, the optimizers' settings kept the run's
-    (as `Optimizers.load_state_dict`); then the Engram's tables."""
-    from torch.distributed.checkpoint.state_dict import set_state_dict
-    path = Path(checkpoint["dir"])
-    keep = {k: [{n: v for n, v in g.items() if n != "params"} for g in o.param_groups] for k, o in opt.opts.items()}
-    live, opts = _sharded_state(model, opt)
-    try:
-        msd = {k: _mine(v, live["model"].get(k)) for k, v in checkpoint["model"].items()}
-        osd = whole_optim_state(model, opt, checkpoint["optim"])
-        ost = live["optim"]["state"]
-        osd["state"] = {n: {k: _mine(v, ost.get(n, {}).get(k)) if torch.is_tensor(v) else v for k, v in st.items()}
-                        for n, st in osd["state"].items()}
-        set_state_dict(model, opts, model_state_dict=msd, optim_state_dict=osd)
-    except (KeyError, RuntimeError, ValueError) as e:
-        raise CheckpointError(f"checkpoint {path} does not fit this model: {' '.join(str(e).split())[:300]}") from None
-    for k, o in opt.opts.items():
-        for g, s in zip(o.param_groups, keep[k]): g.update(s)
-    if model.engram is not None: model.engram.load_tables(path)
-
+__all__ = ['RankRun', 'RankJob']
 
 # %% ../nbs/3_training/35_distributed.ipynb #ba728caa
 class _NullLog:
@@ -555,10 +32,10 @@ class _NullLog:
     def close(self): pass
 
 # %% ../nbs/3_training/35_distributed.ipynb #01442f68
-class RankRun(_train._Run):
+class RankRun(_Run):
     """One rank's `_Run`: its share of each micro-batch, the backbone under DDP or sharded by FSDP2
     (`train.parallel`), the Engram's rows merged, its host table a copy per rank or one per node
-    (`engram.placement`); rank 0 writes."""
+    (`engram.placement`, the Engram's placement object given when the model is built); rank 0 writes."""
     def __init__(self, cfg: Config, out_dir, ranks: Ranks, **kw):
         self.ranks, self.rows = ranks, rank_rows(cfg.data.batch_size, ranks)
         self.fsdp = cfg.train.parallel == "fsdp"
@@ -567,16 +44,23 @@ class RankRun(_train._Run):
         self.placement = e.placement if e.enabled and e.mode == "host" else "rank"
         self.node = Node(ranks) if self.placement != "rank" else None
         self.owner = self.placement == "owner"
-        with node_tables(self.node, self.owner) if self.node is not None else contextlib.nullcontext():   # the node's table
-            super().__init__(cfg, out_dir, **kw)
+        super().__init__(cfg, out_dir, **kw)
         if ranks.writer is False: self.new_log = _NullLog
         self.segment["world_size"] = ranks.world
-        if self.model.engram is not None: share_engram(self.model.engram, self.node if self.owner else None)
-        sync_balance(self.model)
-        if self.fsdp: self.loss_fn = fsdp_loss(self.model, self.accum)    # the bank's Newton–Schulz: this rank's experts only
-        else:
-            if "bank" in self.opt.opts: split_newton_schulz(self.opt.opts["bank"], ranks)
-            self.loss_fn = ddp_loss(self.model, self.device, self.accum)
+        self.loss_fn = fsdp_loss(self.model, self.accum) if self.fsdp else ddp_loss(self.model, self.device, self.accum)
+
+    def engram_placement(self) -> RowsMerged:
+        "The Engram's placement: a table per rank, one per node, or rows owned by node (`engram.placement`)."
+        if self.placement == "owner": return OwnerRows(self.node)
+        return NodeRows(self.node) if self.placement == "node" else RowsMerged()
+
+    def load_sum(self):
+        "The routing load summed over the ranks (`sum_load`) before each bias update."
+        return sum_load
+
+    def bank_orthogonalise(self):
+        "Under DDP the bank's Newton–Schulz split by expert (`ExpertShare`); FSDP2 shards the bank itself."
+        return None if self.fsdp else ExpertShare(self.ranks)
 
     def shard(self, model):
         "Under FSDP2, `model` sharded (`shard_fsdp`) before the optimizers are made over its parameters."
@@ -587,84 +71,86 @@ class RankRun(_train._Run):
         if self.fsdp and "model" in checkpoint: return load_whole(checkpoint, self.model, self.opt)
         super().restore(checkpoint)
 
-    def batch(self, i: int) -> torch.Tensor:
+    def batch(self, i: int):
         "This rank's rows of micro-batch `i` (the union over ranks is the single process's micro-batch `i`)."
         return batch_at(self.corpus.train, i, self.batch_size, self.seq_len, self.train_cfg.seed, rows=self.rows)
 
-    def open(self):
-        super().open()
-        if self.owner and self.pipeline is not None:     # engram.prefetch=auto on a GPU: owned rows read synchronously
-            self.pipeline.close(); self.pipeline = None; self.metrics["engram_pipelined"] = False
-        self.metrics.update(world_size=self.ranks.world, parallel=self.cfg.train.parallel, local_world_size=self.ranks.local_world,
-                            engram_placement=self.placement)
-        return self
+    def pipelined(self) -> bool:
+        "Owned rows are read synchronously (the pipeline's worker would run the gather's collectives beside the step's)."
+        return not self.owner and super().pipelined()
 
-    def eval_heldout(self, step: int):
-        """Rank 0 evaluates (every rank holds the same weights); the others only read their queued steps back.
-        Under FSDP2 or with owned rows every rank evaluates (a forward all-gathers or trades rows), rank 0 alone prints."""
-        if self.ranks.writer: return super().eval_heldout(step)
-        if self.fsdp or self.owner:
-            with contextlib.redirect_stdout(io.StringIO()): return super().eval_heldout(step)
-        self.flush()
+# %% ../nbs/3_training/35_distributed.ipynb #01442f69
+@patch
+def open(self: RankRun):
+    _Run.open(self)
+    self.metrics.update(world_size=self.ranks.world, parallel=self.cfg.train.parallel,
+                        local_world_size=self.ranks.local_world, engram_placement=self.placement)
+    return self
 
-    def checkpoint(self, step: int):
-        """Rank 0 writes today's single-process checkpoint, once every rank is known to hold the same weights; under
-        FSDP2 every rank writes its shards (`save_sharded`), rank 0 the rest."""
-        self.where = f"the checkpoint at step {step}"
-        self.flush()
-        ranks_agree(self.model)
-        if self.fsdp:
-            self.log.sync()
-            eng = self.model.engram if self.ranks.writer else None
-            state = _train._train_state(step, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
-            save_sharded(self.ckroot, step, self.model, self.opt, state, self.ranks, writers=[eng.save_tables] if eng is not None else [])
-            return
-        eng = self.model.engram
-        if self.ranks.writer:
-            super().checkpoint(step)
-            if self.owner: stop_serving(self.node)
-        elif self.owner and self.node.lead: serve_rows(eng.store, self.node, 0)
-        dist.barrier()
+@patch
+def eval_heldout(self: RankRun, step: int):
+    """Rank 0 evaluates (every rank holds the same weights); the others only read their queued steps back.
+    Under FSDP2 or with owned rows every rank evaluates (a forward all-gathers or trades rows), rank 0 alone prints."""
+    if self.ranks.writer: return _Run.eval_heldout(self, step)
+    if self.fsdp or self.owner:
+        with contextlib.redirect_stdout(io.StringIO()): return _Run.eval_heldout(self, step)
+    self.flush()
 
-    def finish(self, status: str) -> dict:
-        """Rank 0 writes the metrics; with an Engram, after an ok end (every rank here together), they hold each
-        rank's row gradients sent and received over the run (`share_engram`) and, with a host table, each rank's `Pss`
-        of it (`table_pss_kb`): their sum is the RAM the table takes."""
-        eng = self.model.engram
-        if status == "ok" and eng is not None:
-            host, got = eng.mode == "host", [None] * self.ranks.world
-            dist.all_gather_object(got, (table_pss_kb(eng.store) if host else None, eng.grad_rows))
-            self.metrics.update(engram_grad_rows_sent=[r["sent"] for _, r in got],
-                                engram_grad_rows_received=[r["received"] for _, r in got])
-            if host: self.metrics.update(engram_table_kb=eng.store.nbytes // 1024, engram_table_pss_kb=[p for p, _ in got])
-        if self.ranks.writer: return super().finish(status)
-        return dict(self.metrics, status=status)
+# %% ../nbs/3_training/35_distributed.ipynb #01442f6a
+@patch
+def checkpoint(self: RankRun, step: int):
+    """Rank 0 writes today's single-process checkpoint, once every rank is known to hold the same weights; under
+    FSDP2 every rank writes its shards (`save_sharded`), rank 0 the rest."""
+    self.where = f"the checkpoint at step {step}"
+    self.flush()
+    ranks_agree(self.model)
+    eng = self.model.engram
+    if self.fsdp:
+        self.log.sync()
+        state = _train_state(step, self.cfg, self.evals, self.segments_upto(step), self.segment["corpus_sha256"])
+        writers = [eng.save_tables] if eng is not None and self.ranks.writer else []
+        save_sharded(self.ckroot, step, self.model, self.opt, state, self.ranks, writers=writers)
+        return
+    if self.ranks.writer:
+        _Run.checkpoint(self, step)
+        if self.owner: stop_serving(self.node)
+    elif self.owner and self.node.lead: serve_rows(eng.store, self.node, 0)
+    dist.barrier()
+
+@patch
+def finish(self: RankRun, status: str) -> dict:
+    """Rank 0 writes the metrics; with an Engram, after an ok end (every rank here together), they hold each
+    rank's row gradients sent and received over the run (its placement's `grad_rows`) and, with a host table, each
+    rank's `Pss` of it (`table_pss_kb`): their sum is the RAM the table takes."""
+    eng = self.model.engram
+    if status == "ok" and eng is not None:
+        host, got = eng.mode == "host", [None] * self.ranks.world
+        dist.all_gather_object(got, (table_pss_kb(eng.store) if host else None, eng.placement.grad_rows))
+        self.metrics.update(engram_grad_rows_sent=[r["sent"] for _, r in got],
+                            engram_grad_rows_received=[r["received"] for _, r in got])
+        if host: self.metrics.update(engram_table_kb=eng.store.nbytes // 1024, engram_table_pss_kb=[p for p, _ in got])
+    if self.ranks.writer: return _Run.finish(self, status)
+    return dict(self.metrics, status=status)
 
 # %% ../nbs/3_training/35_distributed.ipynb #e387785f
-def train_ranks(cfg: Config, out_dir, resume: bool = True, corpus=None, save: bool = True, resume_from=None,
-                allow_change: bool = False, then=None) -> dict:
-    "`train` for one rank under torchrun: rank 0 holds the run directory's lock and writes; every rank steps."
-    ranks = init_ranks(_train.pick_device(cfg.train.device).type)
-    try:
-        out = Path(out_dir)
-        if out.exists() and not out.is_dir(): raise ConfigError(f"--out {out} is a file, not a run directory")
-        existed = out.exists()
-        dist.barrier()                  # every rank has looked before rank 0 makes the directory
-        mine = ranks.writer
-        with run_lock(out, announce_now=False) if existed and mine else contextlib.nullcontext():
-            if resume and (done := _train.finished_run(out, cfg, allow_change)) is not None:
-                if mine: print(f"{out}: finished at step {cfg.train.steps}; nothing changed (raise train.steps to continue)", flush=True)
-                return done
-            with repeatable(cfg.train.deterministic):
-                run = RankRun(cfg, out, ranks, resume=resume, corpus=corpus, save=save, resume_from=resume_from,
-                              allow_change=allow_change)
-                with run_lock(out) if mine and not existed else contextlib.nullcontext():
-                    if existed and mine: announce(out)
-                    m = _train._loop(run.open())
-                    if then is not None and (mine or run.fsdp or run.owner):     # under FSDP2 or owned rows a forward needs every rank
-                        with run.eager(): scores = then(run.model, cfg)
-                        if mine: m.update(scores); write_json(out / "metrics.json", m)
-                    box = [m]; dist.broadcast_object_list(box)   # every rank returns rank 0's metrics
-                    return box[0]
-    finally:
+class RankJob:
+    """How `train` runs as one rank under torchrun (`launched`): it joins the process group (left again on exit),
+    rank 0 holds the run directory's lock and writes, every rank steps a `RankRun`, and every rank returns rank 0's
+    metrics. The training chapter's `LocalJob` is the one-process kind."""
+    def __init__(self, cfg: Config):
+        self.ranks = init_ranks(pick_device(cfg.train.device).type)
+        self.writer = self.ranks.writer
+
+    def __enter__(self): return self
+    def __exit__(self, *exc):
         if dist.is_initialized(): dist.destroy_process_group()
+
+    def barrier(self): dist.barrier()
+    def make_run(self, cfg: Config, out, **kw) -> RankRun: return RankRun(cfg, out, self.ranks, **kw)
+    def scores_here(self, run) -> bool: return self.writer or run.fsdp or run.owner   # a forward needs every rank there
+
+    def share(self, metrics: dict) -> dict:
+        "Rank 0's metrics, on every rank."
+        box = [metrics]
+        dist.broadcast_object_list(box)
+        return box[0]

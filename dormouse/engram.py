@@ -17,7 +17,7 @@ from .host_table import HostTable, LAYOUT, PAGES, INIT_SEED, _init_rows, update_
 from . import table_io
 
 # %% auto #0
-__all__ = ['DeviceTable', 'engram_rows', 'point_words', 'ShortConv', 'EngramPoint', 'Engram', 'table_state']
+__all__ = ['DeviceTable', 'engram_rows', 'point_words', 'ShortConv', 'EngramPoint', 'OneProcess', 'Engram', 'table_state']
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #cba0f37a
 class DeviceTable:
@@ -124,10 +124,32 @@ class EngramPoint(nn.Module):
             if self.gate is not None: y = y * torch.sigmoid(self.gate(e))
         return y + self.conv(y) if self.conv is not None else y
 
+# %% ../nbs/2_host_ram/22_engram.ipynb #0ne9roc1
+class OneProcess:
+    """Where an Engram's host rows live and whose row gradients its update takes: this process's own table and its
+    own gradients. The distributed chapter's placements (a table per rank, per node, rows by owner) are its kinds,
+    given to `Engram` (`placement=`) when the model is built."""
+    def host_table(self, eng, init: bool) -> HostTable:
+        "A host table of `eng`'s size (`init`: its rows initialised), after the RAM guard."
+        eng._check_fits()
+        return HostTable(eng.n_tables, eng.rows, eng.dim, eng._layout, eng._hugepages, init=init, states=eng.states)
+
+    def grads(self, eng, p):
+        "What `eng`'s update takes from this process's pending gradients `p` (`own_grads`; None: no row was read)."
+        return p
+
+    def load_tables(self, eng, ckpt_dir) -> dict:
+        "`eng`'s tables read from `ckpt_dir` (`table_io.load_tables`)."
+        return table_io.load_tables(eng, ckpt_dir)
+
+    def step_metrics(self) -> dict:
+        "The step's figures of the row exchange: none in one process."
+        return {}
+
 # %% ../nbs/2_host_ram/22_engram.ipynb #ed5c9ce0
 class Engram(nn.Module):
     "Hashed n-gram rows (host or device store) -> normalised, projected, gated `[b, t, d_model]`."
-    def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages=None):
+    def __init__(self, ecfg, d_model: int, layout: str = LAYOUT, hugepages=None, placement: OneProcess | None = None):
         super().__init__()
         from dormouse.config import _alias
         self.ecfg = ecfg
@@ -159,6 +181,7 @@ class Engram(nn.Module):
         self._pending, self._metrics, self._pinned = [], {}, {}
         self.last_update = {}               # the figures of the latest finished update (see `momentum_update`)
         self.lr_factor = None               # 1-based optimizer step -> multiplier of engram.lr (set by the run: engram.lr_schedule=follow)
+        self.placement = placement or OneProcess()   # where the host rows live, whose gradients the update takes
         self.server = None                  # a row server consulted by every forward (see `serve`)
         self._layout, self._hugepages = layout, PAGES[ecfg.host_pages] if hugepages is None else hugepages
         if ecfg.mode == "host":
@@ -189,8 +212,7 @@ class Engram(nn.Module):
                           states=self.states, points=len(self.points))   # raises RamGuardError
 
     def _new_host_table(self, init: bool) -> HostTable:
-        self._check_fits()
-        return HostTable(self.n_tables, self.rows, self.dim, self._layout, self._hugepages, init=init, states=self.states)
+        return self.placement.host_table(self, init)
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #45d2fd08
 @patch
@@ -266,6 +288,11 @@ def serve(self: Engram, server):
 @patch
 def lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
     "The rows of every table for byte ids `x [b, t]`: `[b, t, n_tables * dim]` (the server's, when it prepared them)."
+    with torch.profiler.record_function("part:engram.lookup"):   # a part of the step profile (the profile bench)
+        return self._lookup(x)
+
+@patch
+def _lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
     b, t = x.shape
     it = self.server.rows(x) if self.server is not None else None
     if it is not None:                  # prepared by the server for this very batch
@@ -329,7 +356,7 @@ def momentum_update(self: Engram, ids: torch.Tensor, grad: torch.Tensor, ids_cpu
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #4cb61817
 @patch
-def pop_grads(self: Engram):
+def own_grads(self: Engram):
     """`(uniq, uniq_cpu or None, grad [U, dim])` for the rows read by this step's training forward(s),
     summed over them when there were several (micro-batches); clears them. None when none is pending."""
     if not self._pending: return None
@@ -349,10 +376,18 @@ def pop_grads(self: Engram):
     return uniq, uc, g
 
 @patch
+def pop_grads(self: Engram):
+    "`own_grads` as the update takes them: this process's, or (a rank's placement) every rank's merged."
+    return self.placement.grads(self, self.own_grads())
+
+@patch
 def after_backward(self: Engram, step: int | None = None):
     "Update the rows read by this step's training forward(s) from their gradients; clear them."
     p = self.pop_grads()
-    if p is not None: uniq, uc, g = p; self.momentum_update(uniq, g, uc, step=step)
+    if p is None: return
+    uniq, uc, g = p
+    with torch.profiler.record_function("part:engram.update"):
+        self.momentum_update(uniq, g, uc, step=step)
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #c1cbf58d
 def table_state(e: Engram):
@@ -369,7 +404,7 @@ def step_metrics(self: Engram) -> dict:
     m, u = self._metrics, self.last_update
     return dict(unique_rows=int(m.get("unique_rows", 0)), h2d_bytes=int(m.get("h2d_bytes", 0)),
                 d2h_bytes=int(u.get("d2h_bytes", 0)), update_ms=float(u.get("update_ms", 0.0)),
-                update_step=u.get("step"), host_table_gb=self.store.nbytes / 1e9 if self.mode == "host" else 0.0)
+                update_step=u.get("step"), host_table_gb=self.store.nbytes / 1e9 if self.mode == "host" else 0.0, **self.placement.step_metrics())
 
 # %% ../nbs/2_host_ram/22_engram.ipynb #6466990d
 @patch
@@ -382,4 +417,4 @@ def save_tables(self: Engram, ckpt_dir):
 def load_tables(self: Engram, ckpt_dir):
     "Restore tables, momentum and the update counter saved by `save_tables`; checks sizes and the checksum."
     if self.server is not None: self.server.drain()      # no update of its own runs while the table is rewritten
-    return table_io.load_tables(self, ckpt_dir)
+    return self.placement.load_tables(self, ckpt_dir)

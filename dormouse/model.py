@@ -84,9 +84,11 @@ def expert_mm(xs, w, offs, grouped: bool):
 def _expert_loop(xs, w, offs):
     "`expert_mm`'s per-expert path."
     ends = offs.tolist()   # one host sync: fine for the fallback
-    outs, start = [], 0
+    # unbind, not w[e]: each w[e]'s backward writes a zero gradient the size of the whole bank (64 experts: 64 of them a
+    # pass); unbind's backward stacks the experts' gradients into one, the same numbers
+    outs, start, ws = [], 0, w.unbind(0)
     for e, end in enumerate(ends):
-        if end > start: outs.append(xs[start:end] @ w[e].to(xs.dtype))
+        if end > start: outs.append(xs[start:end] @ ws[e].to(xs.dtype))
         start = end
     return torch.cat(outs) if outs else xs.new_zeros(0, w.shape[-1])
 
@@ -264,6 +266,7 @@ class ByteLM(nn.Module):
         m = cfg.model
         self.cfg, self.n_loops = cfg, m.n_loops
         self.embed = nn.Embedding(256, m.d_model)
+        self.sum_load = None   # the routing load summed over processes before the bias update (a rank's: `build_model`)
         self.engram = None   # the Engram chapter's slot: byte ids [b, t] -> [b, t, d_model], added to the embedding
         self.prelude = nn.ModuleList(DenseBlock(m) for _ in range(m.n_prelude))
         self.loop = LoopBlock(m, cfg.optim.bank_dtype)
@@ -322,21 +325,25 @@ def loss(self: ByteLM, idx, targets, offloader=None):
 @patch
 @torch.no_grad()
 def after_step(self: ByteLM):
-    "Per-optimizer-step model upkeep: the aux-free balancing bias."
+    "Per-optimizer-step model upkeep: the aux-free balancing bias (from the load of every process, `sum_load`)."
+    if self.sum_load is not None: self.sum_load(self.loop.moe.load)
     if self.cfg.model.balance == "bias": self.loop.moe.update_bias(self.cfg.model.bias_rate)
     else: self.loop.moe.load.zero_()
 
 # %% ../nbs/1_model/10_model.ipynb #3885bfc1
-def build_model(cfg: Config, device=None) -> ByteLM:
-    "The model `cfg` describes, built on `device`, with its Engram attached when `cfg.engram.enabled`."
+def build_model(cfg: Config, device=None, placement=None, sum_load=None) -> ByteLM:
+    """The model `cfg` describes, built on `device`, with its Engram attached when `cfg.engram.enabled` (`placement`:
+    where its host rows live, the Engram chapter's `OneProcess` unless a rank of a distributed run gives its own;
+    `sum_load(load)`: the MoE's routing load summed over processes before each bias update, a rank's)."""
     device = torch.device(device if device is not None else "cpu")
     with device: model = ByteLM(cfg)    # allocate and initialise in place: no 4 GB CPU detour at 1B
+    model.sum_load = sum_load
     model.loop.moe.path = None if cfg.model.moe_path == "auto" else cfg.model.moe_path   # the experts' path (MoE.path)
     if cfg.engram.enabled:
         try: from dormouse.engram import Engram
         except ImportError as e:
             raise ImportError(f"engram.enabled is true but dormouse.engram cannot be imported ({e})") from e
-        model.engram = Engram(cfg.engram, cfg.model.d_model).to(device)   # host tables stay in host RAM
+        model.engram = Engram(cfg.engram, cfg.model.d_model, placement=placement).to(device)   # host tables stay in host RAM
         if cfg.engram.mode == "host": model.engram.to_host()
     if cfg.counts.enabled:
         from dormouse.counts import attach_counts

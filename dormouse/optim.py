@@ -19,8 +19,8 @@ from .newton_schulz import ns_schedule, require_triton, zeropower_symmetric
 
 # %% auto #0
 __all__ = ['NS_COEFFICIENTS', 'NS_METHODS', 'STATES', 'NS_IMPLS', 'ADAM_2D', 'zeropower_batched', 'polar_express', 'adjust_lr',
-           'bank_chunk', 'BankMuon', 'split_params', 'newton_schulz_flops', 'optimizer_flops', 'lr_factor',
-           'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
+           'bank_chunk', 'local_newton_schulz', 'BankMuon', 'split_params', 'newton_schulz_flops', 'optimizer_flops',
+           'lr_factor', 'Optimizers', 'bank_state_bytes', 'grad_clip_norm']
 
 # %% ../nbs/1_model/11_optim.ipynb #637b5bc2
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # torch.optim.Muon's defaults (Keller Jordan's quintic)
@@ -91,17 +91,22 @@ def _local(t):
 STATES = ("fp32", "int8", "int8-host")   # the bank momentum's storage (`optim.bank_state`)
 NS_IMPLS = {"torch": zeropower_batched, "triton": zeropower_symmetric}   # the bank's Newton–Schulz (`optim.ns_impl`)
 
+def local_newton_schulz(bank: BankMuon, group: dict, upd: torch.Tensor) -> torch.Tensor:
+    "A chunk's Newton–Schulz in this process (`bank.ns_impl`, the group's coefficients and steps): BankMuon's default `orthogonalise`."
+    return NS_IMPLS[bank.ns_impl](upd, group["ns_coefficients"], group["ns_steps"], group["eps"], bank.ns_dtype)
+
 class BankMuon(Optimizer):
     """Muon for 3-D expert banks `[E, A, B]`: torch.optim.Muon applied to every `[A, B]` matrix, batched.
     `lows`: for split banks (bf16 parameters), their int16 low bits, in the order of `params`.
     `state`: the momentum in fp32, in blockwise int8 on the bank's device, or in int8 in host RAM.
     `ns_impl`: the Newton–Schulz, `"torch"` (`zeropower_batched`) or `"triton"` (`zeropower_symmetric`, CUDA).
-    `fused`: each chunk's elementwise work in a few compiled kernels (`torch.compile`); None: for CUDA banks."""
+    `fused`: each chunk's elementwise work in a few compiled kernels (`torch.compile`); None: for CUDA banks.
+    `orthogonalise(bank, group, update)`: a chunk's Newton–Schulz (`local_newton_schulz`; a rank's splits it by expert)."""
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
                  nesterov: bool = True, ns_coefficients=NS_COEFFICIENTS, eps: float = 1e-7,
                  ns_steps: int = 5, adjust_lr_fn: str | None = None, chunk: int | None = None,
                  ns_dtype: torch.dtype = torch.bfloat16, state: str = "fp32", lows=None, ns_impl: str = "torch",
-                 fused: bool | None = None):
+                 fused: bool | None = None, orthogonalise=None):
         if adjust_lr_fn not in (None, "original", "match_rms_adamw"):
             raise ValueError(f"BankMuon: adjust_lr_fn {adjust_lr_fn!r} is not supported")
         if state not in STATES: raise ValueError(f"BankMuon: state {state!r}; allowed: {', '.join(STATES)}")
@@ -109,6 +114,7 @@ class BankMuon(Optimizer):
         defaults = dict(lr=lr, weight_decay=weight_decay, momentum=momentum, nesterov=nesterov,
                         ns_coefficients=ns_coefficients, eps=eps, ns_steps=ns_steps, adjust_lr_fn=adjust_lr_fn, chunk=chunk)
         self.ns_dtype = ns_dtype   # not a group key: a dtype does not pass torch.load(weights_only=True)
+        self.orthogonalise = orthogonalise or local_newton_schulz
         self.ns_impl = ns_impl     # nor this: how a step computes is the run's choice, not the optimizer's state
         self.state_kind, self.last_step_bytes, self.fused, self._consts = state, dict(h2d=0, d2h=0), fused, {}
         super().__init__(params, defaults)
@@ -203,7 +209,7 @@ def _chunk_update(self: BankMuon, group, p, sl, fetched) -> torch.Tensor:
     """One chunk: its momentum and Newton–Schulz input, Newton–Schulz, its weight decay and update. Returns
     a tensor that is finite exactly where the chunk's new fp32 master is (the master, or a split bank's bf16 half)."""
     upd = self._momentum(group, p, sl, fetched)
-    o = NS_IMPLS[self.ns_impl](upd, group["ns_coefficients"], group["ns_steps"], group["eps"], self.ns_dtype)
+    o = self.orthogonalise(self, group, upd)
     return self._apply(group, p, sl, o)
 
 @patch
@@ -391,7 +397,7 @@ def lr_factor(step: int, total: int, o: OptimConfig) -> float:
 # %% ../nbs/1_model/11_optim.ipynb #5445ce1c
 class Optimizers:
     "Muon + BankMuon + AdamW for one model, stepped together."
-    def __init__(self, model, o: OptimConfig):
+    def __init__(self, model, o: OptimConfig, orthogonalise=None):
         groups = split_params(model)
         self.opts = {}
         if groups["muon"]:
@@ -406,7 +412,8 @@ class Optimizers:
                                          nesterov=True, weight_decay=o.weight_decay,
                                          ns_coefficients=NS_METHODS[o.ns_method](o.ns_steps), ns_steps=o.ns_steps,
                                          ns_dtype=torch.float32 if cpu else torch.bfloat16, state=o.bank_state, ns_impl=o.ns_impl,
-                                         lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None)
+                                         lows=[model.get_buffer(f"{n}_low") for n, _ in groups["bank"]] if split else None,
+                                         orthogonalise=orthogonalise)
         if groups["adam"]:
             self.opts["adam"] = torch.optim.AdamW([p for _, p in groups["adam"]], lr=o.adam_lr,
                                                   betas=tuple(o.adam_betas), weight_decay=o.weight_decay)

@@ -12,7 +12,7 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['CODE_FILES', 'PEAK_BF16', 'RECORD_FILES', 'repo_root', 'code_hash', 'commit_code_hash', 'file_sha256', 'git_info',
            'peak_bf16_flops', 'machine_info', 'run_manifest', 'record_provenance', 'write_text', 'write_json',
-           'write_manifest']
+           'write_manifest', 'finished_note', 'run_status']
 
 # %% ../nbs/0_foundations/05_records.ipynb #18a404ae
 def repo_root() -> Path:
@@ -174,3 +174,33 @@ def write_manifest(out_dir, command: str | None = None, device=None, **extra) ->
     "Write `run_manifest(...)` to `out_dir/manifest.json` atomically; its path."
     out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
     return write_json(out / "manifest.json", run_manifest(command, device, **extra))
+
+# %% ../nbs/0_foundations/05_records.ipynb #bb1d4426
+def _read_json(path) -> dict:
+    "The JSON object in `path`; `{}` when it is missing, cut off mid-write or not an object."
+    try: d = json.loads(Path(path).read_text())
+    except (OSError, ValueError): return {}
+    return d if isinstance(d, dict) else {}
+
+def finished_note(run_dir, steps: int | None = None, ood: bool = False) -> str | None:
+    """Why the run in `run_dir` counts as finished although its `run.json` does not say `ok`: its `metrics.json` holds
+    step `steps` (default: the steps it planned) with the final held-out evaluation at that step and, when `ood`,
+    the out-of-domain score. None when `run.json` says `ok` or the metrics are not those of a finished run."""
+    rec, m = _read_json(Path(run_dir)/"run.json"), _read_json(Path(run_dir)/"metrics.json")
+    if rec.get("status") == "ok" or m.get("status") != "ok": return None
+    steps = m.get("steps") if steps is None else steps
+    evals = m.get("evals") or [{}]
+    if steps is None or m.get("steps") != steps or m.get("heldout_step") != steps or evals[-1].get("step") != steps:
+        return None                               # stopped before its final evaluation
+    if m.get("heldout_bpb") is None or m.get("final_loss") is None: return None
+    if ood and m.get("ood_bpb") is None: return None   # stopped between the final evaluation and the out-of-domain one
+    return (f"finished: metrics.json holds step {steps} with its final" + (" and out-of-domain" if ood else "")
+            + f" evaluation; run.json says {rec.get('status', 'nothing')}")
+
+def run_status(run_dir, steps: int | None = None, ood: bool = False) -> tuple[str, str | None]:
+    """`(status, note)` of the run in `run_dir`: `run.json`'s status (`missing` without one), or `ok` with
+    `finished_note`'s note when its metrics are those of a finished run."""
+    rec = _read_json(Path(run_dir)/"run.json")
+    if not rec: return "missing", None
+    note = finished_note(run_dir, steps, ood)
+    return ("ok", note) if note else (rec.get("status", "missing"), None)

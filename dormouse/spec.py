@@ -73,6 +73,9 @@ SPEC_FIELDS = {  # field: what it means (every other field is an error)
              "windows, train.parallel (ddp or fsdp) saying how they hold the model; an arm may set its own nproc beside its overrides",
     "ood": "{file, package, bytes}: an out-of-domain text file (from the named Debian package) that each final "
            "checkpoint is scored on, as ood_bpb (bytes: how many to predict; default all whole windows)",
+    "compute_ladder": "list of arms, one design at increasing train.steps (e.g. no table at 1x, 2x, 4x the spec's "
+                      "steps, each with its own schedule): every other arm is priced in the steps (and seconds) the "
+                      "ladder needs to reach its metric (the compute-gain chapter)",
 }
 
 class SpecError(ValueError):
@@ -113,13 +116,14 @@ class Spec:
     parallel: int = 1
     ood: dict | None = None   # {file, package, bytes}: the out-of-domain text every final checkpoint is scored on
     nproc: dict = field(default_factory=dict)   # arm -> processes per run (torchrun's ranks); 1 where absent
+    compute_ladder: list = field(default_factory=list)   # arms of one design at increasing steps (compute gain)
     question: str = ""
     prediction: str = ""
     source: str = ""
     text: str = ""   # the file as written (the snapshot kept beside the runs)
 
 # %% ../nbs/4_experiments/40_spec.ipynb #645f1663
-RECORD_WRITERS = ("train", "ab", "step", "engram", "prefetch", "offload", "records", "distributed")   # the modules whose dicts become metrics.json and log.csv
+RECORD_WRITERS = ("run_loop", "cuda_memory", "ab", "step", "engram", "prefetch", "offload", "records", "distributed", "ranks")   # the modules whose dicts become metrics.json and log.csv
 
 @functools.lru_cache(maxsize=1)
 def recordable_keys() -> tuple[frozenset, tuple]:
@@ -257,6 +261,9 @@ def load_spec(path, name: str | None = None) -> Spec:
     if miss := unrecorded(str(d.get("metric", "heldout_bpb"))): bad(f"'metric' {d['metric']!r}: {miss}")
     gates = _parse_gates(d, arms, bad)
     ood = _check_ood(d, bad)
+    ladder = d.get("compute_ladder") or []
+    if not (isinstance(ladder, list) and len(ladder) >= 2 and all(str(a) in arms for a in ladder)) and ladder:
+        bad(f"'compute_ladder' must list at least two of the arms ({', '.join(arms)}), got {ladder!r}")
     seeds = d["seeds"]
     spec = Spec(name=str(d.get("name") or name or path.stem), path=path, preset=base.get("preset", "tiny"),
                 overrides=overrides, control=d["control"], arms=arms, seeds=seeds, rule=d["rule"],
@@ -264,10 +271,12 @@ def load_spec(path, name: str | None = None) -> Spec:
                 eval_bytes=d.get("eval_bytes"), eval_every=d.get("eval_every"), gates=gates,
                 keep_ckpt=d.get("keep_ckpt", False), parallel=d.get("parallel", 1), ood=ood, nproc=nproc,
                 question=str(d.get("question", "")), prediction=str(d.get("prediction", "")),
-                source=str(d.get("source", "")), text=text)
+                source=str(d.get("source", "")), text=text, compute_ladder=[str(a) for a in ladder])
     if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", spec.name): bad(f"'name' {spec.name!r} must be a folder name")
     for a in arms:  # every run's config, built now: a bad key stops everything before the first run
         try: cfg = arm_config(spec, a)
         except ConfigError as e: bad(f"arms.{a}: {e}" if spec.arms[a] else f"base: {e}")
         if why := _ranks_misfit(cfg, nproc[a]): bad(f"arms.{a}: {why}")
+    rungs = [arm_config(spec, a).train.steps for a in spec.compute_ladder]
+    if rungs != sorted(set(rungs)): bad(f"'compute_ladder' must go up in train.steps, its arms plan {rungs}")
     return spec

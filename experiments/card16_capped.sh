@@ -11,6 +11,11 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PYTHONPATH=/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH} PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1
+# the commit the copy was made from (a copy's stale git folder would otherwise be read), as tools/gpu_run.sh names it
+[ -z "${DORMOUSE_GIT_COMMIT:-}" ] && [ -f .dormouse-commit ] && export DORMOUSE_GIT_COMMIT=$(tr -d '[:space:]' < .dormouse-commit)
+# the wheels (fastcore among them) where tools/gpu_run.sh has not installed them yet
+[ -d /tmp/site/fastcore ] || ! ls .whl/*.whl >/dev/null 2>&1 || python3 -m pip install -q --no-index --no-deps --no-compile \
+  --no-cache-dir --target /tmp/site .whl/*.whl
 D=(python3 tests/dormouse_cli.py)
 CARD=(--preset dormouse-1b-16g --set train.device=cuda --set train.eval_every=250 --set train.ckpt_every=250
       --set train.eval_bytes=393216 --set train.log_every=10 --set train.deterministic=true --set train.progress=false)

@@ -6,7 +6,7 @@ import functools, os, sys, time
 
 
 def pause_at(spec):
-    import dormouse.train as train
+    import dormouse.run_loop as train
     where, at = spec.split(":")
     def pause(w, step):
         if w == where and step == int(at):

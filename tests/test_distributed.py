@@ -66,7 +66,7 @@ def tables(out, step=STEPS):
 
 
 REVERSED = """import sys
-import dormouse.train as train
+import dormouse.run_loop as train
 batch = train._Run.batch
 train._Run.batch = lambda self, i: batch(self, i).flip(0)    # the same windows, the rows in the other order
 from dormouse.cli import main
@@ -134,7 +134,7 @@ def test_a_killed_rank_stops_the_job_and_the_command_resumes(runs, tmp_path, kin
     launcher = tmp_path / "pause_rank1.py"
     launcher.write_text(f"""import os, sys, time
 if os.environ.get("RANK") == "1":
-    import dormouse.train as train
+    import dormouse.run_loop as train
     after = train._Run.after_step
     def after_then_pause(self, done):
         after(self, done)

@@ -15,7 +15,7 @@ If runs/ has no report yet, a small executed report with a figure is written int
 tree, so the image check always has a real figure to load.
 """
 from __future__ import annotations
-import functools, os, shutil, subprocess, sys, threading, time, urllib.error, urllib.request
+import functools, os, re, shutil, subprocess, sys, threading, time, urllib.error, urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urldefrag
@@ -123,6 +123,12 @@ return {
   notes: Array.from(document.querySelectorAll('.dm-note')).map(n => n.textContent),
   h1: (document.querySelector('h1') || {}).textContent || '',
   nav: document.querySelectorAll('nav.dm-nav a').length,
+  current: Array.from(document.querySelectorAll('nav.dm-nav a[aria-current="page"]')).map(a => {
+    const n = a.closest('nav'), r = a.getBoundingClientRect(), nr = n.getBoundingClientRect();
+    return {href: a.href, shown: r.top >= nr.top && r.bottom <= nr.bottom, marked: getComputedStyle(a).fontWeight >= 600};
+  }),
+  ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id),
+  stderr: Array.from(document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')).map(e => e.textContent),
   links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
   imgs: Array.from(document.images).map(i => ({src: (i.currentSrc || i.src).slice(0, 60), ok: i.complete && i.naturalWidth > 0, w: i.naturalWidth})),
   resources: performance.getEntriesByType('resource').map(r => r.name),
@@ -250,3 +256,31 @@ def test_records_named_verdicts_first(crawl, server):
         assert p["h1"].startswith(f"{name} — ") and " against " in p["h1"], (u, p["h1"])
         if (run / "decision.json").exists(): assert p["verdicts_first"], f"{u}: the verdicts must come before the report's code"
         assert p["folded"] == p["inputs"], f"{u}: {p['inputs'] - p['folded']} code cell(s) not folded"
+
+
+def test_links_land_where_they_point(crawl, server):
+    "Source links carry a line (nbdev alone writes #LNone); every in-site #anchor names an element of its page."
+    ids = {u: set(p["ids"]) for u, p in crawl["pages"].items()}
+    lnone = sorted({f"{u}: {l}" for u, p in crawl["pages"].items() for l in p["links"] if l.endswith("#LNone")})
+    assert not lnone, f"{len(lnone)} source links without a line, e.g. {lnone[:3]}"
+    source = [l for p in crawl["pages"].values() for l in p["links"] if "/blob/" in l and ".py" in l]
+    lined = [l for l in source if re.search(r"\.py#L\d+$", l)]
+    assert lined and len(lined) >= 0.9 * len(source), [l for l in source if l not in lined][:3]   # a constant has no line
+    dead = sorted({f"{u} -> {l}" for u, p in crawl["pages"].items() for l in p["links"]
+                   if l.startswith(server) and "#" in l and urldefrag(l)[0] in ids and urldefrag(l)[1] not in ids[urldefrag(l)[0]]})
+    assert not dead, f"{len(dead)} links to an anchor their page lacks:\n" + "\n".join(dead[:20])
+
+
+def test_pages_hold_no_warnings(crawl):
+    "A library's warning (a path on the machine that ran the chapter) is not shown on a page."
+    warned = [f"{u}: {t.strip()[:200]}" for u, p in crawl["pages"].items() for t in p["stderr"]
+              if re.search(r"\.py:\d+: \w*Warning:", t)]
+    assert not warned, "pages that show a Python warning:\n" + "\n".join(warned)
+
+
+def test_sidebar_marks_the_current_page(crawl, server):
+    "Every page but the home page has one sidebar entry marked as current, itself, shown in the sidebar's view."
+    for u, p in crawl["pages"].items():
+        if u == crawl["start"]: continue
+        assert [c["href"] for c in p["current"]] == [u], (u, p["current"])
+        assert p["current"][0]["shown"] and p["current"][0]["marked"], (u, p["current"])

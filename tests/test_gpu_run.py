@@ -111,3 +111,36 @@ def test_slim_tree_on_off(tmp_path):
     r = slim("off")
     assert r.returncode == 0, r.stderr
     assert git("status", "--porcelain") == "" and all((clone / f).exists() for f in files) and tree_bytes(clone) == size
+
+
+def _copy(tmp_path) -> Path:
+    tree = tmp_path / "tree"
+    for d in ("dormouse", "tests", "tools", "nbs", "experiments"):
+        shutil.copytree(ROOT / d, tree / d, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    return tree
+
+
+def test_gpu_run_refuses_gpus_for_an_nproc_spec(tmp_path):
+    tree, spec = _copy(tmp_path), tmp_path / "ranks.yaml"
+    spec.write_text(SPEC.replace("other: {}", "ranks: {nproc: 2}"))
+    e = env(OUT=str(tmp_path / "out"), PYTHON=sys.executable, SITE=str(tmp_path / "site"), GPUS="all")
+    r = subprocess.run(["bash", "tools/gpu_run.sh", str(spec)], cwd=tree, env=e, capture_output=True, text=True)
+    assert r.returncode == 2 and "GPUS=all gives each run one GPU" in r.stderr and "nproc=2" in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_gpu_run_an_arm_on_two_ranks(tmp_path):
+    "An arm with `nproc: 2`: its run goes through torchrun's two ranks (gloo on the CPU), one run at a time."
+    tree, spec, out = _copy(tmp_path), tmp_path / "ranks.yaml", tmp_path / "out"
+    spec.write_text(SPEC.replace("other: {}", "ranks: {nproc: 2}"))
+    (tree / ".dormouse-commit").write_text(f"{COMMIT}\n")
+    e = env(OUT=str(out), PYTHON=sys.executable, SITE=str(tmp_path / "site"), DORMOUSE_CACHE=str(tmp_path / "cache"))
+    r = subprocess.run(["bash", "tools/gpu_run.sh", str(spec), "ranks/0"], cwd=tree, env=e, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "runs on up to 2 torchrun ranks a run" in r.stdout
+    with tarfile.open(out / "gpu_run_smoke.tgz") as t:
+        m = json.loads(t.extractfile("runs/gpu_run_smoke/ranks/seed0/metrics.json").read())
+        log = t.extractfile(next(n for n in t.getnames() if n.endswith(".log"))).read().decode()
+    assert m["nproc"] == 2 and m["world_size"] == 2, m
+    assert " --only ranks/0 " in log and " --parallel 1 " in log

@@ -5,7 +5,7 @@ refuses a bad list in one line, and the loop path trains two steps."""
 import contextlib, io, types
 import pytest
 import torch
-import dormouse.train as tr
+import dormouse.run_loop as tr
 from dormouse.bench_card import MOE_PATHS, moe_paths
 from dormouse.cli import main, make_parser
 from dormouse.config import make_config

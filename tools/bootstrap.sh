@@ -24,7 +24,7 @@ apt_install() {  # apt_install PKG...: install Debian packages when root, else s
 # install does not stop `make`.
 [ -f /usr/share/games/fortunes/computers ] || { echo "bootstrap: installing fortunes (the experiments' out-of-domain text)"
   apt_install fortunes || echo "bootstrap: could not install fortunes; experiments with an 'ood' file will ask for it" >&2; }
-# The docs browser test needs Chromium; only `make test`/`make docs-check` ask for it.
+# The docs browser test needs Chromium; only `make test-slow`/`make docs-check` ask for it (`make test` leaves that test out).
 if [ "${WITH_CHROMIUM:-0}" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   echo "bootstrap: installing chromium + chromium-driver (docs browser test)"; apt_install chromium chromium-driver
 fi

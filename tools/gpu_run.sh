@@ -7,15 +7,19 @@
 #   OUT=DIR [BUDGET_S=S] bash tools/gpu_run.sh bench NAME [ARGS...]       `dormouse bench NAME --out ... ARGS`
 #   bash tools/gpu_run.sh land OUT/EXPERIMENT.tgz...                      (here) the records into runs/
 #
-# First it installs what the copy carries: the wheels in .whl/ (pip --no-index into $SITE, default /tmp/site), the
-# Debian packages in .deb/ (dpkg -x into /: dict-gcide is the default corpus, fortunes the experiments' out-of-domain
-# text) and a packed corpus cache in .corpus/ (`dormouse corpus --source linux --pack .corpus`: copied into
+# First it checks the kit the copy carries (tools/gpu_kit.py --check: every missing wheel, .deb and packed corpus
+# named, exit 2; `make gpu-kit` builds the kit), then installs it: the wheels in .whl/ (pip --no-index into $SITE,
+# default /tmp/site), the Debian packages in .deb/ (dpkg -x into /: dict-gcide is the default corpus, fortunes the
+# experiments' out-of-domain text) and a packed corpus cache in .corpus/ (`dormouse corpus --source linux --pack .corpus`: copied into
 # $DORMOUSE_CACHE/corpus, default /tmp/dormouse-cache, where the run unpacks it). `dormouse` runs from the copy itself
 # (tests/dormouse_cli.py with the copy first on PYTHONPATH): nothing needs to be installed.
 #
 # The code version: a copy without git history claims the commit in .dormouse-commit at the tree's root, written before
 # the tree is sent (`git rev-parse HEAD > .dormouse-commit`), or in DORMOUSE_GIT_COMMIT; every record names it beside
 # the hash of the code that ran (`git_info`). The script checks the claim is one commit hash and prints it.
+#
+# A spec whose arms name `nproc` N > 1 runs each such run on N torchrun ranks, one GPU a rank from GPU 0 (README:
+# "Several GPUs, several machines"): one run at a time, refused with GPUS or where the machine has fewer GPUs than N.
 #
 # BUDGET_S (optional): seconds for the whole script. Runs go in batches (PER_BATCH runs at once, default the spec's
 # `parallel`); a batch starts only when the time left exceeds the longest batch so far (GUESS_S before the first,
@@ -67,13 +71,19 @@ INVOKED="tools/gpu_run.sh $(printf '%q ' "$@")"; INVOKED=${INVOKED% }
 case $1 in check|bench) ;; *) s=$1; case $s in *.yaml|*.yml) ;; *) s=experiments/$s.yaml;; esac
   [ -f "$s" ] || die "no experiment spec $s";; esac
 
-# what the copy carries
+# what the copy carries (tools/gpu_kit.py, `make gpu-kit`, builds it): the wheels for this Python, then the check
+if [ -f .whl/kit.txt ]; then
+  want=$(sed -n 's/^python //p' .whl/kit.txt); have=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  [ "$want" = "$have" ] || die "the wheels in .whl/ are for Python $want, $PY is $have: make gpu-kit PY=$have"
+fi
 if ls .whl/*.whl >/dev/null 2>&1; then
   SITE=${SITE:-/tmp/site}
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" .whl/*.whl \
     || die "the wheels in .whl/ did not install"
   export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH} PATH=$SITE/bin:$PATH
 fi
+case $1 in check|bench) need=("$1");; *) need=(experiment "$s");; esac
+PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} "$PY" tools/gpu_kit.py --check "${need[@]}" || exit 2
 for f in .deb/*.deb; do [ -f "$f" ] && { dpkg -x "$f" / || die "dpkg -x $f failed"; }; done
 if ls .corpus/corpus-*.json >/dev/null 2>&1; then
   export DORMOUSE_CACHE=${DORMOUSE_CACHE:-/tmp/dormouse-cache}; mkdir -p "$DORMOUSE_CACHE/corpus"
@@ -131,9 +141,18 @@ spec=$1; shift
 case $spec in *.yaml|*.yml) ;; *) spec=experiments/$spec.yaml;; esac
 [ -f "$spec" ] || die "no experiment spec $spec"
 info=$("$PY" -c "import sys; from dormouse.spec import load_spec; s = load_spec(sys.argv[1])
-print(s.name, s.parallel, *[f'{a}/{x}' for a in s.arms for x in s.seeds])" "$spec") || die "$spec did not load"
-read -r name parallel all <<< "$info"
+print(s.name, s.parallel, max(s.nproc.values(), default=1), *[f'{a}/{x}' for a in s.arms for x in s.seeds])" "$spec") \
+  || die "$spec did not load"
+read -r name parallel nproc all <<< "$info"
 units=("$@"); [ ${#units[@]} -gt 0 ] || read -r -a units <<< "$all"
+ranks=()
+if [ "$nproc" -gt 1 ]; then   # a run on N torchrun ranks takes GPUs 0..N-1 itself: one run at a time, no GPUS
+  [ -n "${GPUS:-}" ] && die "GPUS=$GPUS gives each run one GPU, and $spec runs on nproc=$nproc ranks: leave GPUS out"
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  [ "$ngpu" -gt 0 ] && [ "$ngpu" -lt "$nproc" ] && die "$spec runs on nproc=$nproc ranks, one GPU each; this machine has $ngpu"
+  parallel=1; ranks=(--parallel 1)
+  echo "gpu_run: $spec runs on up to $nproc torchrun ranks a run (${ngpu:-0} GPUs here), one run at a time"
+fi
 per=${PER_BATCH:-$parallel}; [ -z "${BUDGET_S:-}" ] && per=${#units[@]}
 exp=$WORK/runs/$name; mkdir -p "$exp"; longest=${GUESS_S:-0}; fail=0; i=0
 while [ $i -lt ${#units[@]} ]; do
@@ -143,7 +162,7 @@ while [ $i -lt ${#units[@]} ]; do
   only=(); [ $# -gt 0 ] || [ -n "${BUDGET_S:-}" ] && for r in "${batch[@]}"; do only+=(--only "$r"); done
   log=$exp/ab_$(stamp).log; t=$(date +%s)
   logged "$log" "${DORMOUSE[@]}" ab "$spec" ${only[@]+"${only[@]}"} --engine papermill --no-checkpoints \
-    ${GPUS:+--gpus "$GPUS"} --runs-dir "$WORK/runs" --no-report --no-progress; rc=$?
+    ${GPUS:+--gpus "$GPUS"} ${ranks[@]+"${ranks[@]}"} --runs-dir "$WORK/runs" --no-report --no-progress; rc=$?
   took=$(( $(date +%s) - t )); [ $took -gt "$longest" ] && longest=$took
   echo "${batch[*]}: rc=$rc in ${took} s"; tail -n $(( ${#batch[@]} + 2 )) "$log" | head -n -1; [ $rc = 0 ] || fail=1
   sleep 1   # one log name per second

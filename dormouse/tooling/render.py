@@ -11,8 +11,9 @@ from pathlib import Path
 from .pages import Page, RECORDS, record_groups, sections
 
 # %% auto #0
-__all__ = ['SITE_CSS', 'cell_options', 'module_show_docs', 'doc_processors', 'process_notebook', 'prepare_cells', 'fix_links',
-           'nav_html', 'contents_html', 'record_title', 'verdict_markdown', 'record_notebook', 'render_page']
+__all__ = ['SITE_CSS', 'cell_options', 'source_line', 'module_show_docs', 'doc_processors', 'process_notebook', 'strip_warnings',
+           'prepare_cells', 'fix_links', 'nav_html', 'contents_html', 'record_title', 'verdict_markdown',
+           'record_notebook', 'render_page']
 
 # %% ../../nbs/5_tooling/53_render.ipynb #7b5a1739
 def _frontmatter(nb: dict) -> dict:
@@ -107,6 +108,15 @@ def _with_global(obj, name: str):
     g.__dict__.update(f.__dict__)
     return g
 
+def source_line(md: str, obj) -> str:
+    """An API block's source link with the line `obj` starts on. nbdev 3 looks the line up by the object where its table
+    is keyed by name, so every link ends in `#LNone`; where no line is found the link goes to the file."""
+    if "#LNone" not in md: return md
+    import inspect
+    try: line = inspect.getsourcelines(inspect.unwrap(getattr(obj, "__func__", obj)))[1]
+    except (TypeError, OSError): line = None
+    return md.replace("#LNone", f"#L{line}" if line else "")
+
 class module_show_docs:
     "nbdev doc processor: fill `show_doc(x)` cells by evaluating them in the exported module, running no notebook cell."
     link_outputs = True    # when appended after nbdev's own processors (doc_procs), link names like add_links does
@@ -138,7 +148,7 @@ class module_show_docs:
             self.errors.append(f"{code.strip()}: {type(e).__name__}: {e}")
             cell.source = None     # drop the block rather than show a broken one
             return
-        md = res._repr_markdown_() if hasattr(res, "_repr_markdown_") else ""
+        md = source_line(res._repr_markdown_(), getattr(res, "sym", None)) if hasattr(res, "_repr_markdown_") else ""
         cell.outputs = [{"output_type": "execute_result", "execution_count": None, "metadata": {},
                          "data": {"text/markdown": md, "text/plain": repr(res)}}] if md else []
         if self.link_outputs:
@@ -191,6 +201,25 @@ def _quarto_md(md: str) -> str:
     md = re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md)
     return re.sub(r"^:::.*$", "", md, flags=re.M)
 
+_WARNING = re.compile(r"^\S*\.py:\d+: \w*Warning: .*\n(?:[ \t]+\S.*\n?)?", re.M)
+
+def strip_warnings(nb) -> list:
+    """Python warnings out of the code cells' stderr, in place (a library's `file.py:N: XWarning: ...` and the line it
+    quotes: a path on the machine that ran the chapter, not the chapter's content); the warnings taken out."""
+    taken = []
+    for c in nb.cells:
+        if c.cell_type != "code": continue
+        keep = []
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                text = "".join(o.get("text", ""))
+                taken += [m.group(0).split("\n")[0] for m in _WARNING.finditer(text)]
+                o["text"] = _WARNING.sub("", text)
+                if not o["text"].strip(): continue
+            keep.append(o)
+        c.outputs = keep
+    return taken
+
 _FOLD = {"true": "dm-fold", "show": "dm-fold-open"}   # Quarto's `code-fold`: folded, or foldable and open
 
 def prepare_cells(nb):
@@ -217,6 +246,7 @@ def prepare_cells(nb):
             elif (f := opts.get("code-fold", fold)) in _FOLD: c.metadata["tags"].append(_FOLD[f])
         cells.append(c)
     nb.cells = cells
+    nb.metadata["dm_warnings"] = strip_warnings(nb)
     return nb
 
 # %% ../../nbs/5_tooling/53_render.ipynb #638af062
@@ -297,7 +327,7 @@ body.dm-body { margin: 0; background: #fff; }
 .dm-nav ul { list-style: none; margin: 0; padding: 0; }
 .dm-nav li a { display: block; padding: .18rem .45rem; border-radius: 4px; color: #1a4f8a; text-decoration: none; }
 .dm-nav li a:hover { background: #eaeff5; }
-.dm-nav li a.dm-active { background: #dde7f3; color: #0b2f57; font-weight: 600; }
+.dm-nav li a.dm-active { background: #dde7f3; color: #0b2f57; font-weight: 600; box-shadow: inset 3px 0 #1a4f8a; }
 .dm-nav .dm-empty { color: #999; font-style: italic; padding: .18rem .45rem; }
 .dm-main, .dm-header, .dm-contents { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 .jp-InputPrompt, .jp-OutputPrompt { display: none; }  /* no In[ ]/Out[ ] column, as on the Quarto site */
@@ -325,11 +355,15 @@ table.dm-answers td:nth-child(2), table.dm-headlines td:nth-child(2) { min-width
 def _e(s) -> str: return html.escape(str(s), quote=True)
 def _inline(s) -> str: return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(s))  # titles may hold `code`
 
+# the sidebar scrolls on its own: bring the current page's entry into view (the records are far below the chapters)
+_SHOW_CURRENT = ('<script>(function () { var n = document.querySelector(".dm-nav"), a = n && n.querySelector(".dm-active");'
+                 ' if (a) n.scrollTop = a.offsetTop - n.clientHeight / 3; })();</script>')
+
 def nav_html(pages: list[Page], current: Page, title: str) -> str:
     "The sidebar: home, then each section's pages, linked relative to `current`."
     out = [f'<nav class="dm-nav"><a class="dm-home" href="{_e(_rel("index.html", current.href))}">{_e(title)}</a>']
     def item(p):
-        cls = ' class="dm-active"' if p.href == current.href else ""
+        cls = ' class="dm-active" aria-current="page"' if p.href == current.href else ""
         tip = f' title="{_e(p.title)}"' if p.label else ""
         return f'<li><a{cls}{tip} href="{_e(_rel(p.href, current.href))}">{_inline(p.label or p.title)}</a></li>'
     for sec in sections(pages):
@@ -341,6 +375,7 @@ def nav_html(pages: list[Page], current: Page, title: str) -> str:
         if not items: out.append('<li class="dm-empty">none yet</li>')
         out.append("</ul>")
     out.append("</nav>")
+    out.append(_SHOW_CURRENT)
     return "".join(out)
 
 def contents_html(pages: list[Page]) -> str:
@@ -437,6 +472,7 @@ def render_page(page: Page, processed, pages: list[Page], out, title: str, doc_u
         for k in set(c) - {"cell_type", "id", "metadata", "source", "outputs", "execution_count", "attachments"}: del c[k]
     nb = nbformat.reads(json.dumps(raw), as_version=4)  # joins the list-of-lines sources and outputs
     prepare_cells(nb)
+    for w in nb.metadata.pop("dm_warnings", []): print(f"docs: {page.href}: a warning left out of the page: {w}", file=sys.stderr)
     nb.metadata["title"] = page.title.replace("`", "")
     header = f'<header class="dm-header"><h1 id="{_e(_pandoc_id(page.title))}">{_inline(page.title)}</h1>'
     if page.description: header += f'<p class="dm-desc">{_inline(page.description)}</p>'

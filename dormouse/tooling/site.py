@@ -6,7 +6,7 @@ Docs: https://dormouse-ml.github.io/dormouse/5_tooling/site.html.md"""
 
 # %% ../../nbs/5_tooling/54_site.ipynb #2c6742c6
 from __future__ import annotations
-import argparse, os, shutil, sys, tempfile
+import argparse, os, re, shutil, sys, tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from .pages import Page, RECORDS, find_pages, record_groups, sections
@@ -14,8 +14,8 @@ from .execute import execute_pages
 from .render import SITE_CSS, _exporter, process_notebook, record_notebook, render_page
 
 # %% auto #0
-__all__ = ['EXECUTED', 'SiteError', 'build_site', 'sidebar_yml', 'quarto_prerender', 'add_docs_args', 'run_chapters',
-           'build_quarto', 'cli_docs']
+__all__ = ['EXECUTED', 'SiteError', 'build_site', 'unlink_dead_anchors', 'sidebar_yml', 'quarto_prerender', 'add_docs_args',
+           'run_chapters', 'build_quarto', 'cli_docs']
 
 # %% ../../nbs/5_tooling/54_site.ipynb #d335ce43
 _MARK = ".dormouse-site"
@@ -109,10 +109,37 @@ def _build(out, proj, nbs, title, desc, doc_url, runs, quiet, execute=True, cach
         for p in pages:
             render_page(p, procd.get(p.href), pages, out, title, doc_url, ex)
             for b in p.broken: say(f"docs: {_shown(p.src, proj)}: the link {b} names no page of the site")
+        if dead := unlink_dead_anchors(out):
+            say(f"docs: {len(dead)} link(s) to an anchor no page has (a private helper's name) left as text: "
+                + ", ".join(f"{pg} -> {h}" for pg, h in dead[:5]) + (" ..." if len(dead) > 5 else ""))
     say(f"docs: wrote {len(pages)} pages; open {out / 'index.html'}")
     return pages
 
 def _shown(src: Path, proj: Path): return src.relative_to(proj) if Path(src).is_relative_to(proj) else src
+
+# %% ../../nbs/5_tooling/54_site.ipynb #20753f28
+_A = re.compile(r'<a\s([^>]*?)href="([^"]*)"([^>]*)>(.*?)</a>', re.S)
+
+def unlink_dead_anchors(out) -> list:
+    """Every link between the site's pages whose `#anchor` its target lacks (nbdev links each backticked name it knows,
+    private helpers and undocumented methods too, which have no API block) left as its text; the (page, href) of each."""
+    import html as _html
+    out = Path(out)
+    pages = {p: p.read_text(encoding="utf-8") for p in out.rglob("*.html")}
+    ids = {p: set(re.findall(r'\bid="([^"]+)"', t)) for p, t in pages.items()}
+    dead = []
+    for p, text in pages.items():
+        def fix(m):
+            href = _html.unescape(m.group(2))
+            if re.match(r"^[a-z][\w+.-]*:", href) or "#" not in href: return m.group(0)
+            path, frag = href.split("#", 1)
+            target = (p.parent / path).resolve() if path else p
+            if target not in ids or frag in ids[target]: return m.group(0)
+            dead.append((str(p.relative_to(out)), href))
+            return m.group(4)
+        new = _A.sub(fix, text)
+        if new != text: p.write_text(new, encoding="utf-8")
+    return dead
 
 # %% ../../nbs/5_tooling/54_site.ipynb #5d2b1b8b
 def sidebar_yml(pages: list[Page]) -> str:
