@@ -500,7 +500,11 @@ def config_changes(then: dict, now: dict, ignore=()) -> list[str]:
     """Every setting in which config dict `now` differs from `then` and that alters the run (not in `FREE_KEYS`,
     nor in `ignore`). A key missing from either (a record made before the key existed) had its default value,
     or what `BEFORE_KEY` says runs of its enabled part did before it."""
-    defaults = _flat(to_dict(Config()))
-    a, b = ({k: _alias(k, v) for k, v in {**defaults, **_before(f), **f}.items()} for f in (_flat(then), _flat(now)))
+    defaults, fa, fb = _flat(to_dict(Config())), _flat(then), _flat(now)
+    a, b = ({k: _alias(k, v) for k, v in {**defaults, **_before(f), **f}.items()} for f in (fa, fb))
+    for k in BEFORE_KEY:              # missing where its part is off: it changes nothing, so it reads as the other side's
+        part = k.rsplit(".", 1)[0] + ".enabled"
+        if k not in fa and not fa.get(part): a[k] = b.get(k)
+        if k not in fb and not fb.get(part): b[k] = a.get(k)
     return [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b))
             if k not in FREE_KEYS and k not in ignore and a.get(k) != b.get(k)]
