@@ -20,10 +20,11 @@ from .ngram import splitmix64
 
 # %% auto #0
 __all__ = ['COUNTS_SEED', 'MAX_COUNT_ORDER', 'SATURATE', 'SA_MAX_ORDER', 'N_BUCKETS', 'TUNE_WINDOWS', 'TUNE_LEN', 'TUNE_RADIUS',
-           'TUNE_SCAN', 'ROW_BYTES', 'count_words', 'check_counts', 'CountTableError', 'check_table_file', 'CountTable',
-           'build_counts', 'window_logprobs', 'stream_bits', 'tune_mixture', 'SuffixCounts', 'build_sa_counts',
-           'open_counts', 'counts_path', 'counts_for', 'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts',
-           'format_bench_counts', 'cli_bench_counts', 'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
+           'TUNE_SCAN', 'ROW_BYTES', 'count_words', 'check_counts', 'CountTableError', 'check_table_file',
+           'read_manifest', 'publish_table', 'CountTable', 'build_counts', 'window_logprobs', 'stream_bits',
+           'tune_mixture', 'SuffixCounts', 'build_sa_counts', 'open_counts', 'counts_path', 'counts_for',
+           'counts_identity', 'CountMixer', 'attach_counts', 'bench_counts', 'format_bench_counts', 'cli_bench_counts',
+           'add_counts_bench_args', 'counts_mem', 'format_counts_mem']
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70006
 COUNTS_SEED = 0xC0C0_47AB_2026
@@ -100,16 +101,27 @@ def check_table_file(path, meta: dict):
         raise CountTableError(f"count table {path} does not match the sha256 its manifest recorded: changed or damaged since it was built")
     _CHECKED[str(path)] = stamp
 
+def read_manifest(path) -> dict:
+    "The manifest beside the table file `path` (`path`.json), or `CountTableError` naming the file."
+    man = Path(path).with_suffix(".json")
+    try: return json.loads(man.read_text())
+    except FileNotFoundError: raise CountTableError(f"count table {path} has no manifest {man.name}: delete it to rebuild it") from None
+    except ValueError: raise CountTableError(f"count table {path}: its manifest {man.name} is not valid JSON") from None
+
+def publish_table(tmp: Path, path: Path, meta: dict):
+    "Rename the written table `tmp` to `path` and put its manifest `meta` beside it (never a new file with an old manifest)."
+    man = path.with_suffix(".json"); man.unlink(missing_ok=True)
+    os.replace(tmp, path)
+    man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
+    st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)   # hashed just now, as written
+
 class CountTable:
     """Memory-mapped count tables `[n_orders, rows, 256]` (uint16) and their rows' check tags `[n_orders, rows]` (uint16, 0: free),
     in one file, with their unigram and metadata, checked against their manifest."""
     method = "hash"
     def __init__(self, path):
         self.path = Path(path)
-        man = self.path.with_suffix(".json")
-        try: self.meta = json.loads(man.read_text())
-        except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
-        except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        self.meta = read_manifest(self.path)
         if self.meta.get("format") != 2: raise CountTableError(f"count table {self.path} is of an older format (no check tags): delete it to rebuild it")
         check_table_file(self.path, self.meta)
         self.orders, self.rows = list(self.meta["orders"]), int(self.meta["rows"])
@@ -143,10 +155,7 @@ def build_counts(tokens, orders, rows: int, path, seed: int = COUNTS_SEED, corpu
     meta = dict(format=2, orders=list(map(int, orders)), rows=rows, counted_bytes=len(x), seed=seed, corpus_sha256=corpus_sha256,
                 unigram=np.bincount(x[1:], minlength=256).tolist(), build_s=round(time.perf_counter() - t0, 3),
                 bytes=K * rows * 514, sha256=sha256_file(tmp))
-    man = path.with_suffix(".json"); man.unlink(missing_ok=True)      # no moment where a new file has an old manifest
-    os.replace(tmp, path)
-    man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
-    st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)   # hashed just now, as written
+    publish_table(tmp, path, meta)
     return CountTable(path)
 
 # %% ../nbs/2_host_ram/29_counts.ipynb #c0a70011
@@ -391,10 +400,7 @@ class SuffixCounts:
     method = "sa"
     def __init__(self, path):
         self.path = Path(path)
-        man = self.path.with_suffix(".json")
-        try: self.meta = json.loads(man.read_text())
-        except FileNotFoundError: raise CountTableError(f"count table {self.path} has no manifest {man.name}: delete it to rebuild it") from None
-        except ValueError: raise CountTableError(f"count table {self.path}: its manifest {man.name} is not valid JSON") from None
+        self.meta = read_manifest(self.path)
         check_table_file(self.path, self.meta)
         N = self.meta["counted_bytes"]
         self.orders, self.rows = list(self.meta["orders"]), None
@@ -431,10 +437,7 @@ def build_sa_counts(tokens, orders, path, seed: int = COUNTS_SEED, corpus_sha256
                 unigram=uni.tolist(), build_s=round(time.perf_counter() - t0, 3), sa_s=round(sa_s, 3),
                 tune=dict(windows=TUNE_WINDOWS, length=TUNE_LEN, radius=min(TUNE_RADIUS, max(N // 64, 1)), scan=TUNE_SCAN),
                 lam=np.round(lam, 6).tolist(), bytes=off + 4 * N, sha256=sha256_file(tmp))
-    man = path.with_suffix(".json"); man.unlink(missing_ok=True)
-    os.replace(tmp, path)
-    man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
-    st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)
+    publish_table(tmp, path, meta)
     return SuffixCounts(path)
 
 def open_counts(path):
