@@ -258,13 +258,15 @@ def q_bank_cpu(R) -> str:
 
 # %% ../nbs/4_experiments/43_findings.ipynb #a914f5e2
 def q_generic(e: Experiment) -> str:
-    "Each verdict's arms against the control; while the experiment is incomplete, its status and the verdicts it has so far."
+    "Each arm's mean in the legend's words against the control's seeds; while incomplete, its status and the words so far."
     t = verdict_rows(e.dir)
-    t = t[t.verdict.isin(["keep", "kill"])] if len(t) else t
-    by = "; ".join(f"{v}: " + ", ".join(f"{r.arm} {r['mean']:.4f}" for _, r in t[t.verdict == v].iterrows()) for v in t.verdict.unique())
+    if len(t): t = t.assign(word=[verdict_word(r, e.spec.goal) for _, r in t.iterrows()]).dropna(subset=["word"])
+    groups = [(w, t[t.word == w]) for w in WORDS if len(t) and (t.word == w).any()]
+    by = "; ".join(f"{w}: " + ", ".join(f"{r.arm} {r['mean']:.4f}" for _, r in g.iterrows()) for w, g in groups)
     against = f" against {e.spec.control}'s seeds {t.control_lo.iloc[0]:.4f}–{t.control_hi.iloc[0]:.4f}" if len(t) else ""
     if (p := _pending(e)): return p + (f"; so far {by}{against}" if by else "")
     return by + against + "."
+
 
 # %% ../nbs/4_experiments/43_findings.ipynb #591c2fc9
 QUESTIONS = [   # (question, the experiment or record that answers it, how the answer is read)
@@ -432,13 +434,14 @@ def answers_html(t: pd.DataFrame, frm: str = "4_experiments/findings.html") -> s
     import html, re
     e = lambda s: html.escape(str(s))
     md = lambda s: re.sub(r"`([^`]+)`", r"<code>\1</code>", e(s))
-    rows = []
+    rows, left = [], ' style="text-align:left"'   # left-aligned whatever the notebook's table style says
     for r in t.itertuples():
         href = record_link(r.record, frm)
         rec = f'<a href="{e(href)}">{e(r.label)}</a>' if href else f"<code>runs/{e(r.record)}/</code>"
-        rows.append(f"<tr><td>{e(r.question)}</td><td>{md(r.answer)}</td><td>{md(r.verdicts)}</td><td>{rec}</td></tr>")
-    return ('<table class="dm-answers"><thead><tr><th>question</th><th>answer</th><th>arms against the control</th>'
-            "<th>record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+        cells = (e(r.question), md(r.answer), md(r.verdicts), rec)
+        rows.append("<tr>" + "".join(f"<td{left}>{x}</td>" for x in cells) + "</tr>")
+    head = "".join(f"<th{left}>{h}</th>" for h in ("question", "answer", "arms against the control", "record"))
+    return f'<table class="dm-answers"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
 
 # %% ../nbs/4_experiments/43_findings.ipynb #189a677c
 def plot_card_memory(card: pd.DataFrame, cap_gib: float = 15.0):
