@@ -292,10 +292,17 @@ QUESTIONS = [   # (question, the experiment or record that answers it, how the a
 ]
 
 def arm_words(e: Experiment) -> str:
-    "Each arm's verdict in the legend's words; a reason beside an arm without one."
+    "The arms grouped by their verdict in the legend's words; a reason beside each arm without one."
     t = verdict_rows(e.dir)
     words = [(r.arm, verdict_word(r, e.spec.goal)) for _, r in t.iterrows()]
-    return "; ".join(f"{a}: {w}" if w else f"{a}: no verdict, {missing_reason(e, a)}" for a, w in words)
+    by = [f"{w}: " + ", ".join(a for a, x in words if x == w) for w in WORDS if any(x == w for _, x in words)]
+    return "; ".join(by + [f"no verdict: {a} ({missing_reason(e, a)})" for a, x in words if x is None])
+
+def short_answer(answer: str, arms: bool) -> str:
+    "A benchmark's answer whole; an A/B's up to its first colon, its arms' words saying the rest."
+    if not arms: return answer
+    head = answer.split(": ")[0]
+    return "" if head.split()[0] in WORDS or head.startswith("no verdict") or len(head) > 160 else head + "."
 
 def answer_rows(R: dict) -> pd.DataFrame:
     "One row per question: the answer in one sentence, its A/B's arms in the legend's words, the record and its label."
@@ -438,9 +445,10 @@ def answers_html(t: pd.DataFrame, frm: str = "4_experiments/findings.html") -> s
     for r in t.itertuples():
         href = record_link(r.record, frm)
         rec = f'<a href="{e(href)}">{e(r.label)}</a>' if href else f"<code>runs/{e(r.record)}/</code>"
-        cells = (e(r.question), md(r.answer), md(r.verdicts), rec)
+        ab = not r.verdicts.startswith("—")
+        cells = (e(r.question), md(short_answer(r.answer, ab)) + (f"<br>{md(r.verdicts)}" if ab else ""), rec)
         rows.append("<tr>" + "".join(f"<td{left}>{x}</td>" for x in cells) + "</tr>")
-    head = "".join(f"<th{left}>{h}</th>" for h in ("question", "answer", "arms against the control", "record"))
+    head = "".join(f"<th{left}>{h}</th>" for h in ("question", "answer; the arms against the control", "record"))
     return f'<table class="dm-answers"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
 
 # %% ../nbs/4_experiments/43_findings.ipynb #189a677c
