@@ -17,7 +17,7 @@ Modules:
 - `dormouse.decision`: An experiment's runs read back into tables, and the spec's rule applied to them with every gate checked: keep, kill or no verdict, and why; and the report's views of the same record.
 - `dormouse.distributed`: `torchrun` runs the same training on several processes: the backbone under DDP or sharded by FSDP2, each rank a share of every micro-batch, the Engram's row gradients of all ranks merged into one update, checkpoints any world size can read.
 - `dormouse.evaluate`: A model's bits per byte on held-out bytes, a checkpoint loaded back into a model, and `dormouse eval`: one trained model scored on any byte file.
-- `dormouse.findings`: The survey's four open questions, the loop-offload experiment and the 16 GB card's A/B, answered from the records in `runs/`, or, where a record is not there yet, how far it has got.
+- `dormouse.findings`: What the records in `runs/` conclude: the conclusion, one figure of every arm's effect against its control, and each question's answer with its A/B's verdicts in words.
 - `dormouse.lock`: One process per run directory: a second one is refused at once, naming the holder; a lock left by a killed process is taken over safely.
 - `dormouse.model`: A byte-level language model: byte embedding (+ Engram rows) → dense prelude → one weight-shared loop block (attention + mixture of experts) applied `n_loops` times → dense coda → LM head.
 - `dormouse.newton_schulz`: The bank's Newton–Schulz with Triton kernels that compute X·Xᵀ and b·A + c·A·A on the tiles on and above the diagonal only, mirrored, batched over a chunk of experts (`optim.ns_impl: triton`).
