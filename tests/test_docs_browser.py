@@ -116,6 +116,12 @@ const first = (sel) => document.querySelector(sel);
 const before = (a, b) => !!a && (!b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING));
 return {
   title: document.title,
+  first_screen: (() => {   // what the first screen (the window at the top of the page) holds
+    const h = window.innerHeight, top = (e) => e.getBoundingClientRect().top;
+    const said = Array.from(document.querySelectorAll('strong')).find(e => e.textContent.startsWith('What the records say'));
+    return {conclusion: !!said && top(said) < h,
+            figure: Array.from(document.images).some(i => i.naturalWidth > 0 && top(i) < h)};
+  })(),
   answers_first: before(first('table.dm-answers'), first('.jp-CodeCell .jp-InputArea')),
   verdicts_first: before(Array.from(document.querySelectorAll('.jp-RenderedMarkdown strong')).find(e => e.textContent === 'Verdicts'), first('.jp-CodeCell .jp-InputArea')),
   inputs: document.querySelectorAll('.jp-CodeCell .jp-InputArea').length,
@@ -243,6 +249,11 @@ def test_findings_answers_first(crawl, server):
     assert p["answers_first"], "the findings page's answers table must come before its first code cell"
     assert p["inputs"] and p["folded"] == p["inputs"], f"code left unfolded on the findings page: {p['folded']} of {p['inputs']} folded"
     assert not p["notes"], p["notes"]
+
+
+def test_findings_first_screen_holds_the_conclusion_and_the_figure(crawl, server):
+    p = _page(crawl, server, "4_experiments/findings.html")
+    assert p["first_screen"] == {"conclusion": True, "figure": True}, p["first_screen"]
 
 
 def test_records_named_verdicts_first(crawl, server):

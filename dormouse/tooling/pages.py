@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['GROUP_TITLES', 'RECORDS', 'RECORD_GROUPS', 'Page', 'record_group', 'page_name', 'group_title', 'find_pages',
-           'record_groups', 'sections']
+__all__ = ['GROUP_TITLES', 'RECORDS', 'RECORD_GROUPS', 'Page', 'record_group', 'page_name', 'group_title', 'record_label',
+           'find_pages', 'record_groups', 'sections']
 
 # %% ../../nbs/5_tooling/51_pages.ipynb #93c6aa7b
 GROUP_TITLES = {"foundations": "Foundations", "model": "The model", "host_ram": "Host RAM as capacity",
@@ -64,6 +64,21 @@ def _record_href(run_dir: Path, runs: Path) -> str:
     parts = [re.sub(r"[^\w.-]+", "-", p) for p in run_dir.relative_to(runs).parts]
     return "records/" + "/".join(parts) + ".html"
 
+def record_label(run_dir: Path, name: str) -> str:
+    "A record's name in the sidebar with its scale and device where its files say them: `engram_design — small, GPU`."
+    import yaml
+    try:
+        spec = yaml.safe_load((run_dir / "spec.yaml").read_text()) or {}
+        preset = spec.get("preset") or (spec.get("base") or {}).get("preset")     # top level or under `base:`
+    except (OSError, ValueError, AttributeError): preset = None
+    devices = set()
+    for m in sorted(run_dir.glob("*/seed*/metrics.json"))[:4]:      # a few runs say where the experiment ran
+        try: devices.add(json.loads(m.read_text()).get("device"))
+        except (OSError, ValueError): continue
+    device = "GPU" if "cuda" in devices else "CPU" if devices == {"cpu"} else None
+    tail = ", ".join(x for x in (preset, device) if x)
+    return f"{name} — {tail}" if tail else name
+
 def find_pages(nbs, runs=None) -> list[Page]:
     "The site's pages: home (`nbs/index.ipynb` if any), the notebooks group by group, then the records."
     nbs = Path(nbs)
@@ -80,7 +95,8 @@ def find_pages(nbs, runs=None) -> list[Page]:
         for p in sorted(runs.glob("**/report.ipynb"), key=lambda p: p.parent.parts):  # a run before the runs inside it
             if p.parent != runs and not _skip(p.relative_to(runs)):
                 name = p.parent.relative_to(runs).as_posix()
-                pages.append(Page(p, _record_href(p.parent, runs), RECORDS, group=record_group(name), label=name))
+                pages.append(Page(p, _record_href(p.parent, runs), RECORDS, group=record_group(name),
+                                  label=record_label(p.parent, name)))
     seen = set()
     for p in pages:  # two notebooks nbdev names alike (06b_x, 96_x -> x.html): the later keeps its full name
         if p.href in seen:
