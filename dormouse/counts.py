@@ -43,6 +43,7 @@ def check_counts(orders, rows, method: str = "hash"):
         raise ConfigError(f"bad value for 'counts.orders': {o!r}; increasing context lengths in 1..{top}, e.g. [1, 2, 4, 8]")
     if method == "hash" and (rows < 2 or rows & (rows - 1)): raise ConfigError(f"bad value for 'counts.rows': {rows}; must be a power of two")
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #9443abaf
 @nb.njit(cache=True)
 def _tag(h):
     return np.uint16((h >> np.uint64(48)) | np.uint64(1))
@@ -115,6 +116,7 @@ def publish_table(tmp: Path, path: Path, meta: dict):
     man_tmp = man.with_suffix(f".json.tmp{os.getpid()}"); man_tmp.write_text(json.dumps(meta) + "\n"); os.replace(man_tmp, man)
     st = path.stat(); _CHECKED[str(path)] = (st.st_size, st.st_ino, st.st_mtime_ns)   # hashed just now, as written
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #fd8fecc4
 class CountTable:
     """Memory-mapped count tables `[n_orders, rows, 256]` (uint16) and their rows' check tags `[n_orders, rows]` (uint16, 0: free),
     in one file, with their unigram and metadata, checked against their manifest."""
@@ -191,6 +193,7 @@ def _chain(seq, t, y, orders, W, mask, table, tags, uni, P, conf):
             for v in range(256): P[k + 1, v] = P[k, v]
         conf[k] = math.log1p(C)
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #efafe261
 @nb.njit(cache=True)
 def _window_logprobs(x, tg, orders, W, mask, table, tags, uni, lp, cf):
     B, T = x.shape; K = len(orders)
@@ -254,6 +257,7 @@ def _refine(text, sa, lo, hi, off, y):
         else: b = m
     return first, a
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #1519052c
 @nb.njit(cache=True)
 def _successors(text, sa, lo, hi, off, cnt):
     "Add to `cnt[v]` the number of suffixes in `[lo, hi)` whose byte at `off` is `v` (a binary search per distinct byte)."
@@ -322,6 +326,7 @@ def _sa_chain(text, sa, LO, HI, valid, orders, lam, uni, y, P, conf, cnt):
             for v in range(256): P[k + 1, v] = P[k, v]
         conf[k] = math.log1p(C); below = C
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #af14b155
 @nb.njit(cache=True)
 def _sa_stream_bits(text, sa, x, orders, lam, uni, out):
     K, nmax = len(orders), orders[-1]
@@ -367,6 +372,7 @@ def _sa_tune_feats(text, sa, starts, length, orders, uni, R, ML, BK, P0):
                 below = C
             i += 1
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #6ec0a525
 @nb.njit(cache=True)
 def _sa_em(ML, BK, P0, lam, iters):
     "EM for the interpolation weights per (order, bucket), lowest order first (each level's weights depend only on those below)."
@@ -418,6 +424,7 @@ class SuffixCounts:
         return (f"SuffixCounts(orders {self.orders}, {self.nbytes / 2**20:,.1f} MiB, {self.meta['counted_bytes']:,} bytes counted "
                 f"in {self.meta['build_s']:.1f} s, sha256 {self.sha256[:12]})")
 
+# %% ../nbs/2_host_ram/29_counts.ipynb #07841093
 def build_sa_counts(tokens, orders, path, seed: int = COUNTS_SEED, corpus_sha256: str | None = None) -> SuffixCounts:
     "The suffix array of `tokens` and the mixture's weights for `orders`, into the file `path` and its manifest; the mapped table."
     import pydivsufsort
