@@ -84,6 +84,7 @@ def _execute_one(src, dst, threads: int = 1) -> str:
         lines = [l.strip() for l in Path(log.name).read_text(errors="replace").splitlines() if l.strip()]
         return (lines[-1] if lines else f"stopped with exit status {p.exitcode}")[:300]   # a crash: its last words
 
+# %% ../../nbs/5_tooling/52_execute.ipynb #987eb813
 def chapter_inputs(root) -> str:
     "SHA-256 over what a chapter's outputs depend on besides itself: the package's code, the specs and the records (`runs/`)."
     import hashlib

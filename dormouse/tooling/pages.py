@@ -79,6 +79,7 @@ def record_label(run_dir: Path, name: str) -> str:
     tail = ", ".join(x for x in (preset, device) if x)
     return f"{name} — {tail}" if tail else name
 
+# %% ../../nbs/5_tooling/51_pages.ipynb #7fdcdd71
 def find_pages(nbs, runs=None) -> list[Page]:
     "The site's pages: home (`nbs/index.ipynb` if any), the notebooks group by group, then the records."
     nbs = Path(nbs)

@@ -117,6 +117,7 @@ def source_line(md: str, obj) -> str:
     except (TypeError, OSError): line = None
     return md.replace("#LNone", f"#L{line}" if line else "")
 
+# %% ../../nbs/5_tooling/53_render.ipynb #5d734d5a
 class module_show_docs:
     "nbdev doc processor: fill `show_doc(x)` cells by evaluating them in the exported module, running no notebook cell."
     link_outputs = True    # when appended after nbdev's own processors (doc_procs), link names like add_links does
@@ -157,7 +158,6 @@ class module_show_docs:
 
     def end(self):
         for e in self.errors: print(f"docs: show_doc: {e}", file=sys.stderr)
-
 
 # %% ../../nbs/5_tooling/53_render.ipynb #9f4a5b27
 def doc_processors():
@@ -201,6 +201,7 @@ def _quarto_md(md: str) -> str:
     md = re.sub(r"(\]\([^)\s]*\))\{[^}\n]*\}", r"\1", md)
     return re.sub(r"^:::.*$", "", md, flags=re.M)
 
+# %% ../../nbs/5_tooling/53_render.ipynb #5ac0575d
 _WARNING = re.compile(r"^\S*\.py:\d+: \w*Warning: .*\n(?:[ \t]+\S.*\n?)?", re.M)
 
 def strip_warnings(nb) -> list:
@@ -220,6 +221,7 @@ def strip_warnings(nb) -> list:
         c.outputs = keep
     return taken
 
+# %% ../../nbs/5_tooling/53_render.ipynb #f76430de
 _FOLD = {"true": "dm-fold", "show": "dm-fold-open"}   # Quarto's `code-fold`: folded, or foldable and open
 
 def prepare_cells(nb):

@@ -182,6 +182,7 @@ def add_docs_args(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--quarto-prerender", action="store_true", help="run as Quarto's pre-render hook (see nbs/_quarto.yml)")
     return parser
 
+# %% ../../nbs/5_tooling/54_site.ipynb #ddb19921
 def run_chapters(root=None, workers: int | None = None) -> list[str]:
     "Run every chapter into the cache (`EXECUTED`), printing each one's time; the chapters that stopped, with where and why."
     import time
