@@ -59,6 +59,7 @@ def score_ood(out_dir, ood: dict) -> dict:
         del model; gc.collect()
         if torch.cuda.is_available(): torch.cuda.empty_cache()
 
+# %% ../nbs/4_experiments/42_ab.ipynb #9714883d
 def run_arm(experiment: str = "smoke", arm: str = "control", seed: int = 0, preset: str = "tiny",
             overrides: dict | None = None, root: str = ".", out_dir: str = ".", ood: dict | None = None,
             checkpoints: bool = True, nproc: int = 1) -> dict:
@@ -220,6 +221,7 @@ def _command(run: Run, engine: str, template: Path | None = None) -> list[str]:
     args = dict(input_path=os.path.relpath(template.resolve(), run.dir.resolve()), output_path="run.ipynb", parameters=run.params)
     return [sys.executable, "-c", _PM, json.dumps(args)]
 
+# %% ../nbs/4_experiments/42_ab.ipynb #6880d52d
 def execute(run: Run, engine: str, template: Path | None = None, threads: int | None = None, gpu: str | None = None,
             sharing: int | None = None, stopper: Stopper | None = None) -> dict | None:
     """Run one arm × seed in its folder (on GPU `gpu` alone, if given; `sharing`: how many runs share its GPU at most);
@@ -289,6 +291,7 @@ class Stopper:
         for p in procs: _signal_group(p, signal.SIGKILL)    # whatever the run left in its group (a notebook's kernel)
         return len(procs)
 
+# %% ../nbs/4_experiments/42_ab.ipynb #379acd24
 class Interrupted(Exception):
     "`dormouse ab` was stopped by a signal; the message says what finished and how to continue, `code` is the exit status."
     def __init__(self, msg: str, code: int): super().__init__(msg); self.code = code
@@ -493,6 +496,7 @@ def against_reference(exp_dir: Path, ref: Path, tol: float = MATCH_BPB) -> tuple
                      f"   {'same' if ok else 'apart'}: {abs(h - t):.4f} BPB")
     return ("matches" if same else "differs"), lines
 
+# %% ../nbs/4_experiments/42_ab.ipynb #8ae43437
 def run_demo(args):
     "`make demo`'s experiment: experiments/demo.yaml run afresh into `--runs-dir`, its report, the decision, the reference."
     spec = load_spec(repo_root()/"experiments"/"demo.yaml")

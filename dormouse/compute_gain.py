@@ -65,6 +65,7 @@ def fmt_x(m: float | None, bound: str | None = None) -> str:
     if m is None: return "—"
     return f"{bound} {m:.3g}×" if bound else f"{m:.2f}×"
 
+# %% ../nbs/4_experiments/44_compute_gain.ipynb #f90bd958
 def compute_gain(spec: Spec, runs, arm: str) -> dict | None:
     """What `arm` is worth in steps of the spec's `compute_ladder`: the multiplier of its mean metric against the rungs'
     means (`multiplier`, `bound`), the per-seed multipliers and their 95 % interval (`ci`, `ci_bounds`), the step-time

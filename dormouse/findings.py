@@ -63,6 +63,7 @@ def verdict_rows(exp_dir) -> pd.DataFrame:
                         compute=gain_text(v.get("compute_gain"))))   # no-table steps to match it, given a ladder
     return pd.DataFrame(out)
 
+# %% ../nbs/4_experiments/43_findings.ipynb #bc121358
 def _f(x, digits: int = 4, sign: bool = False) -> str:
     "A number for a table cell; — for none."
     return "—" if x is None or x != x else f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
@@ -346,6 +347,7 @@ def missing_reason(e: Experiment, arm: str) -> str:
     if other.empty: return f"all {len(r)} runs recorded after the decision was written"
     return f"{ok} of {len(r)} runs finished (" + ", ".join(f"seed{s.seed} {s.status}" for s in other.itertuples()) + ")"
 
+# %% ../nbs/4_experiments/43_findings.ipynb #7ac34a21
 def arm_rows(R: dict) -> pd.DataFrame:
     """Per arm of every A/B that `QUESTIONS` names: its record's label and device, the verdict word, the effect against
     the control with its 95 % interval, the control's noise floor, the reason where it has no verdict."""
@@ -362,7 +364,6 @@ def arm_rows(R: dict) -> pd.DataFrame:
                             floor_lo=f.get("lo", np.nan) - mid, floor_hi=f.get("hi", np.nan) - mid,
                             reason="" if w else missing_reason(e, r.arm)))
     return pd.DataFrame(out)
-
 
 # %% ../nbs/4_experiments/43_findings.ipynb #05ac6879
 def _engram_words(arms: pd.DataFrame) -> pd.DataFrame:
@@ -399,6 +400,7 @@ def conclusion(arms: pd.DataFrame) -> str:
     return ("**What the records say** (effect: the arm's held-out BPB minus its control's; lower is better): "
             + " ".join(lines))
 
+# %% ../nbs/4_experiments/43_findings.ipynb #02de46e2
 def plot_effects(arms: pd.DataFrame):
     "Each arm's effect with its 95 % interval against its control, GPU and CPU records apart, the rerun band shaded."
     devs = [d for d in ("GPU", "CPU") if (arms.device == d).any()]
@@ -427,7 +429,6 @@ def plot_effects(arms: pd.DataFrame):
                ncol=4, fontsize=7, frameon=False)
     fig.tight_layout(rect=(0, .05, 1, 1))
     plt.show()
-
 
 # %% ../nbs/4_experiments/43_findings.ipynb #162a2f7e
 def record_link(name: str, frm: str = "4_experiments/findings.html") -> str:

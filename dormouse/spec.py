@@ -53,6 +53,7 @@ RULES = {
         "reaches no further than the spec's margin to the worse side (a lever must not cost quality); kill it otherwise",
 }
 
+# %% ../nbs/4_experiments/40_spec.ipynb #643c8918
 SPEC_FIELDS = {  # field: what it means (every other field is an error)
     "name": "the experiment's folder under the runs dir (default: the spec file's stem)",
     "question": "what the experiment decides, in words", "prediction": "the pre-registered prediction",
