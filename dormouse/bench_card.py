@@ -137,6 +137,7 @@ def parse_moe_paths(s: str) -> tuple:
         raise ConfigError(f"--moe-paths {s!r}: a comma-separated list of distinct paths out of {', '.join(MOE_PATHS)}")
     return paths
 
+# %% ../nbs/3_training/32_bench_card.ipynb #c5dc7bf2
 def moe_paths(preset: str = "dormouse-1b-16g", paths=MOE_PATHS, device=None, batch: int | None = None, accum: int | None = None,
               seq: int = 512, warmup: int = 2, steps: int = 5, seed: int = 0, sets=()) -> list[dict]:
     """`preset` trained with each MoE path in turn on one model: ms per optimizer step (`accum` micro-batches of `batch`,
@@ -165,6 +166,7 @@ def moe_paths(preset: str = "dormouse-1b-16g", paths=MOE_PATHS, device=None, bat
     arm.model.loop.moe.path = None
     return rows
 
+# %% ../nbs/3_training/32_bench_card.ipynb #6e673fe8
 def bench_moe_paths(out, preset: str = "dormouse-1b-16g", paths=MOE_PATHS, batch=None, accum=None, seq: int = 512,
                     warmup: int = 2, steps: int = 5) -> list[dict]:
     "`moe_paths` side by side in one run; records `moe_paths.csv`, `moe_paths.json` and `manifest.json` in `out`."

@@ -313,6 +313,7 @@ def adam_vs_momentum(rows: int = 1 << 20, U: int = 50_000, reps: int = 15, dim: 
                 adam_over_momentum=med["adam"] / med["momentum"], adam_over_sinkhorn=med["adam"] / med["momentum_sinkhorn"],
                 table_gb=dict(momentum=mom.nbytes / 1e9, adam=adam.nbytes / 1e9), numba_threads=nb.get_num_threads())
 
+# %% ../nbs/2_host_ram/24_bench_engram.ipynb #06897a6b
 def _thp() -> str | None:
     "This kernel's transparent huge page setting (the update's speed depends on it)."
     f = Path("/sys/kernel/mm/transparent_hugepage/enabled")

@@ -313,6 +313,7 @@ def get_key(cfg, key: str):
         node = getattr(node, part)
     return node
 
+# %% ../nbs/0_foundations/00_config.ipynb #8998d6c4
 def validate(cfg: Config) -> Config:
     "Check the choice fields and the positive fields; raise `ConfigError` naming the key."
     for key, allowed in CHOICES.items():
@@ -427,6 +428,7 @@ def load_yaml(text, path) -> object:
         at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
         raise ConfigError(f"{path}: not valid YAML{at}: {getattr(e, 'problem', None) or ' '.join(str(e).split())}") from None
 
+# %% ../nbs/0_foundations/00_config.ipynb #b992b368
 def read_config_file(file) -> dict:
     "The sections of a YAML config file (a mapping; `preset:` may name the preset)."
     p = Path(file)

@@ -199,6 +199,7 @@ def build_named_corpus(name: str, cache_dir=None, heldout_frac: float = 0.01, ma
     if verbose: print(f"corpus: wrote {n:,} bytes of {len(sel):,} whole text files (of {stats['text_files']:,}) from {archive} to {path}")
     return Corpus(path, man, heldout_frac)
 
+# %% ../nbs/0_foundations/01_data.ipynb #35027568
 def _unpack(packed, path, man):
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with lzma.open(packed, "rb") as f, open(tmp, "wb") as out:

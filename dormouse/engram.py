@@ -303,6 +303,7 @@ def _lookup(self: Engram, x: torch.Tensor) -> torch.Tensor:
         self._pending.append((uniq, self._metrics["ids_cpu"], rows, self._metrics["h2d_bytes"]))
     return F.embedding(inv, rows).view(b, t, self.n_tables * self.dim)
 
+# %% ../nbs/2_host_ram/22_engram.ipynb #eb6e7574
 @patch
 def memory(self: Engram, x: torch.Tensor) -> dict:
     "Per injection point, its memory `[b, t, width]` for byte ids `x [b, t]` (one lookup for all points)."
